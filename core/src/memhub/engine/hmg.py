@@ -1,0 +1,308 @@
+"""The HMG operations: memorize, recall, correct, govern, handoff, context, history, stats, purge.
+
+Exact semantics: ``spec/hmg-guide.zh.md``. Every operation either applies fully
+or raises a typed error having changed nothing.
+"""
+
+from __future__ import annotations
+
+from memhub.engine import transitions
+from memhub.engine.core import Engine
+from memhub.engine.filters import current, scope_filter
+from memhub.engine.records import GOVERNED, governed_remains, new_payload, to_atom
+from memhub.engine.text import content_hash, is_near_duplicate
+from memhub.errors import InvalidInputError
+from memhub.ids import new_id, to_point_id
+from memhub.models import (
+    CorrectResult,
+    GovernResult,
+    HandoffResult,
+    HistoryResult,
+    HistoryStep,
+    MemorizeResult,
+    RecallResult,
+    RecalledAtom,
+    Relations,
+    SessionContext,
+    Stats,
+)
+from memhub.redact import redact
+from memhub.scope import Scope
+from memhub.store.base import HasVector, IsEmpty, Match, Where
+
+RECALL_LAYERS = ("fact", "profile", "lesson", "procedure")
+_EPISTEMIC = ("possible", "actual", "necessary")
+MAX_CONTENT = 32_000
+
+
+def clean_content(content: str, what: str = "content") -> tuple[str, list[str]]:
+    """Validate and redact user text; the only way text enters the store."""
+    if not isinstance(content, str) or not content.strip():
+        raise InvalidInputError(f"{what} must be a non-empty string")
+    if len(content) > MAX_CONTENT:
+        raise InvalidInputError(f"{what} is {len(content)} characters; the limit is {MAX_CONTENT}")
+    result = redact(content.strip())
+    return result.text, list(result.kinds)
+
+
+def _reason(reason: str | None) -> str:
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidInputError("reason is required: it is what the audit trail shows")
+    return redact(reason.strip()).text
+
+
+async def find_duplicate(engine: Engine, text: str, scope: Scope, layers=RECALL_LAYERS) -> str | None:
+    """An active memory in the same scope saying the same thing (exact or near)."""
+    where = current(scope_filter(scope), layers)
+    exact, _ = await engine.store.scroll("memories", where.and_(Match("content_hash", content_hash(text))), limit=1)
+    if exact:
+        return exact[0].payload["id"]
+    vector = await engine.embedder.embed_query(text)
+    for hit in await engine.store.dense_query(vector, where, limit=3):
+        if is_near_duplicate(text, hit.point.payload.get("content", ""), hit.score):
+            return hit.point.payload["id"]
+    return None
+
+
+async def memorize(
+    engine: Engine,
+    content: str,
+    scope: Scope,
+    *,
+    epistemic: str | None = None,
+    polarity: str | None = None,
+    source: str = "agent",
+    layer: str = "fact",
+    metadata: dict | None = None,
+) -> MemorizeResult:
+    text, kinds = clean_content(content)
+    if epistemic is not None and epistemic not in _EPISTEMIC:
+        raise InvalidInputError(f"epistemic must be one of {_EPISTEMIC}, not {epistemic!r}")
+    if polarity is not None and polarity not in ("positive", "negative"):
+        raise InvalidInputError("polarity must be 'positive' or 'negative'")
+    async with engine.write_lock:
+        duplicate = await find_duplicate(engine, text, scope)
+        if duplicate:
+            dup = await engine.get(duplicate, scope.tenant)
+            return MemorizeResult(atom_id=duplicate, effect="no_op", epistemic=dup["epistemic"],
+                                  polarity=dup["polarity"], redacted=kinds, duplicate_of=duplicate)  # fmt: skip
+        payload = new_payload(new_id(), text, layer=layer, scope=scope, source=source,
+                              epistemic=epistemic, polarity=polarity, metadata=metadata)  # fmt: skip
+        await engine.insert([payload], [text])
+        await engine.log(payload["id"], "status", "memorize", tenant=scope.tenant, after="active")
+        await engine.bump()
+    return MemorizeResult(atom_id=payload["id"], effect="applied", epistemic=payload["epistemic"],
+                          polarity=payload["polarity"], redacted=kinds)  # fmt: skip
+
+
+async def recall(engine: Engine, query: str, scope: Scope, *, limit: int = 10, layers=RECALL_LAYERS) -> RecallResult:
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInputError("query must be a non-empty string")
+    if not 1 <= limit <= 200:
+        raise InvalidInputError("limit must be between 1 and 200")
+    hits = await hybrid(engine, query, current(scope_filter(scope), layers), limit)
+    return RecallResult(atoms=[
+        RecalledAtom(atom_id=p["id"], content=p["content"], score=score, created_at=p["created_at"],
+                     source=p.get("source"), layer=p["layer"], epistemic=p.get("epistemic"))
+        for p, score in hits
+    ])  # fmt: skip
+
+
+async def hybrid(engine: Engine, query: str, where: Where, limit: int) -> list[tuple[dict, float]]:
+    """Dense + BM25 fused by RRF; scores normalised to 0..1 (1 = ranked first by both)."""
+    query = redact(query).text
+    dense = await engine.embedder.embed_query(query)
+    sparse = engine.bm25.query(query)
+    hits = await engine.store.hybrid_query(
+        dense, sparse, where, limit=limit, prefetch_limit=max(50, limit * 5), rrf_k=engine.rrf_k
+    )
+    best = (2 if sparse.indices else 1) / engine.rrf_k
+    # Qdrant returns RRF ties (common with BM25) in arbitrary order: break them by id.
+    ordered = sorted(hits, key=lambda h: (-round(h.score, 9), h.point.payload["id"]))
+    return [(h.point.payload, round(min(1.0, h.score / best), 4)) for h in ordered]
+
+
+async def correct(
+    engine: Engine, target_atom: str, action: str, reason: str, scope: Scope, new_content: str | None = None
+) -> CorrectResult:
+    if action not in ("replace", "negate", "confirm_actual", "confirm_necessary", "demote"):
+        raise InvalidInputError(f"unknown correct action {action!r}")
+    why = _reason(reason)
+    if action == "replace":
+        text, _ = clean_content(new_content or "", "new_content (required for replace)")
+    elif new_content is not None:
+        raise InvalidInputError(f"new_content is only for replace, not {action}")
+    async with engine.write_lock:
+        old = await engine.get(target_atom, scope.tenant)
+        transitions.check_correctable(action, old["status"], old["exposure"], old.get("superseded_by"))
+        if action == "replace":
+            new_atom = await replace_version(engine, old, text, why, action="replace")
+            await engine.bump()
+            return CorrectResult(atom_id=target_atom, action=action, effect="applied",
+                                 new_atom_id=new_atom["id"], status="superseded", epistemic=new_atom["epistemic"])  # fmt: skip
+        if action == "negate":
+            await engine.update(old, {"status": "negated"})
+            await engine.log(target_atom, "status", action, tenant=scope.tenant, before=old["status"], after="negated", reason=why)
+            await engine.bump()
+            return CorrectResult(atom_id=target_atom, action=action, effect="applied", status="negated", epistemic=old["epistemic"])
+        after = transitions.epistemic_after(action, old["epistemic"])
+        if after is None:
+            return CorrectResult(atom_id=target_atom, action=action, effect="no_op", status=old["status"], epistemic=old["epistemic"])
+        await engine.update(old, {"epistemic": after})
+        await engine.log(target_atom, "epistemic", action, tenant=scope.tenant, before=old["epistemic"], after=after, reason=why)
+        await engine.bump()
+        return CorrectResult(atom_id=target_atom, action=action, effect="applied", status=old["status"], epistemic=after)
+
+
+async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, action: str,
+                          layer: str | None = None, extra: dict | None = None) -> dict:  # fmt: skip
+    """Write a new version of ``old`` so that a chain never has two active versions.
+
+    Two phases, safe against a crash at any point: the new version is written as
+    ``pending`` (invisible), then the old one is conditionally marked superseded,
+    then the new one is activated. ``Engine._recover`` finishes or undoes phase one
+    on the next open.
+    """
+    scope_keys = {k: old[k] for k in ("tenant", "user_id", "app_id", "agent_id", "session_id",
+                                       "workspace", "repository", "branch") if k in old}  # fmt: skip
+    new = new_payload(
+        new_id(), text, layer=layer or old["layer"], scope=Scope(**scope_keys), source=old.get("source", "agent"),
+        chain_root=old.get("chain_root", old["id"]), version=int(old.get("version", 1)) + 1,
+        status="pending", supersedes=old["id"], metadata=old.get("metadata"), **(extra or {}),
+    )  # fmt: skip
+    await engine.insert([new], [extra.get("vector_text") if extra and extra.get("vector_text") else text])
+    try:
+        await engine.update(old, {"status": "superseded", "superseded_by": new["id"]})
+    except BaseException:
+        await engine.store.delete("memories", [to_point_id(new["id"])])
+        raise
+    new = await engine.update(new, {"status": "active"})
+    tenant = old["tenant"]
+    await engine.log(old["id"], "status", action, tenant=tenant, before=old["status"], after="superseded",
+                     reason=reason, related=new["id"])  # fmt: skip
+    await engine.log(new["id"], "status", action, tenant=tenant, before=None, after="active", reason=reason, related=old["id"])
+    return new
+
+
+async def govern(
+    engine: Engine, target_atom: str, action: str, reason: str, scope: Scope, lesson_content: str | None = None
+) -> GovernResult:
+    if action not in ("quarantine", "release", "seal", "tombstone", "derive_lesson"):
+        raise InvalidInputError(f"unknown govern action {action!r}")
+    why = _reason(reason)
+    if action == "derive_lesson":
+        lesson_text, _ = clean_content(lesson_content or "", "lesson_content (required for derive_lesson)")
+    elif lesson_content is not None:
+        raise InvalidInputError(f"lesson_content is only for derive_lesson, not {action}")
+    async with engine.write_lock:
+        old = await engine.get(target_atom, scope.tenant)
+        after = transitions.exposure_after(action, old["exposure"])
+        if after is None:
+            return GovernResult(atom_id=target_atom, action=action, effect="no_op", exposure_state=old["exposure"])
+        lesson_id = None
+        if action == "derive_lesson":
+            lesson_id = await _store_lesson(engine, old, lesson_text)
+            old = {**old, "lessons": [*old.get("lessons", []), lesson_id]}
+        await hide(engine, old, after, why, action)
+        if lesson_id:
+            await engine.log(lesson_id, "relation", "derive_lesson", tenant=old["tenant"], reason=why, related=target_atom)
+        await engine.bump()
+    return GovernResult(atom_id=target_atom, action=action, effect="applied", exposure_state=after, lesson_atom_id=lesson_id)
+
+
+async def _store_lesson(engine: Engine, source: dict, text: str) -> str:
+    scope_keys = {k: source[k] for k in ("tenant", "user_id", "app_id", "workspace", "repository", "branch") if k in source}
+    payload = new_payload(new_id(), text, layer="lesson", scope=Scope(**scope_keys), source=engine.actor,
+                          lesson_of=[source["id"]])  # fmt: skip
+    await engine.insert([payload], [text])
+    await engine.log(payload["id"], "status", "derive_lesson", tenant=payload["tenant"], after="active")
+    return payload["id"]
+
+
+async def hide(engine: Engine, payload: dict, exposure: str, reason: str, action: str) -> None:
+    """Change exposure; sealing and tombstoning drop the content and the vectors."""
+    if exposure in GOVERNED:
+        await engine.update(payload, governed_remains(payload, exposure), replace=True)
+        await engine.store.delete_vectors([to_point_id(payload["id"])])
+    else:
+        await engine.update(payload, {"exposure": exposure})
+    await engine.log(payload["id"], "exposure", action, tenant=payload["tenant"], before=payload["exposure"],
+                     after=exposure, reason=reason)  # fmt: skip
+
+
+async def handoff(engine: Engine, summary: str, scope: Scope) -> HandoffResult:
+    text, _ = clean_content(summary, "summary")
+    async with engine.write_lock:
+        payload = new_payload(new_id(), text, layer="handoff", scope=scope, source=engine.actor, epistemic="actual")
+        await engine.insert([payload], [text])
+        await engine.log(payload["id"], "status", "handoff", tenant=scope.tenant, after="active")
+        await engine.bump()
+    return HandoffResult(atom_id=payload["id"])
+
+
+async def session_context(engine: Engine, scope: Scope, *, handoffs: int = 3, constraints: int = 50) -> SessionContext:
+    where = scope_filter(scope)
+    recent, _ = await engine.store.scroll("memories", current(where, ("handoff",)), limit=handoffs,
+                                         order_by="created_at", descending=True)  # fmt: skip
+    rules, _ = await engine.store.scroll("memories", current(where, RECALL_LAYERS).and_(Match("epistemic", "necessary")),
+                                        limit=constraints, order_by="created_at", descending=True)  # fmt: skip
+    atoms = [to_atom(p.payload) for p in recent]
+    return SessionContext(handoff=atoms[0] if atoms else None, earlier_handoffs=atoms[1:],
+                          constraints=[to_atom(p.payload) for p in rules])  # fmt: skip
+
+
+async def history(engine: Engine, atom_id: str, scope: Scope) -> HistoryResult:
+    payload = await engine.get(atom_id, scope.tenant)
+    chain = await _chain(engine, payload)
+    lessons = payload.get("lessons", []) + payload.get("lesson_of", [])
+    steps: dict[str, list[HistoryStep]] = {"exposure": [], "epistemic": [], "status": []}
+    for event in await engine.events(atom_id):
+        if event["kind"] in steps:
+            steps[event["kind"]].append(HistoryStep.model_validate(event))
+    return HistoryResult(
+        atom_id=atom_id,
+        current=to_atom(payload),
+        relations=Relations(supersedes=[payload["supersedes"]] if payload.get("supersedes") else [],
+                            superseded_by=[payload["superseded_by"]] if payload.get("superseded_by") else [],
+                            related_lessons=lessons, chain=chain),  # fmt: skip
+        exposure_history=steps["exposure"],
+        epistemic_history=steps["epistemic"],
+        status_history=steps["status"],
+    )
+
+
+async def _chain(engine: Engine, payload: dict) -> list[str]:
+    root = payload.get("chain_root")
+    if not root:
+        return [payload["id"]]
+    members, _ = await engine.store.scroll("memories", Where(must=(Match("chain_root", root),)), limit=10_000)
+    ordered = sorted((p.payload for p in members if p.payload.get("status") != "pending"),
+                     key=lambda p: (p.get("version", 1), p["id"]))  # fmt: skip
+    return [p["id"] for p in ordered]
+
+
+async def stats(engine: Engine, tenant: str | None = None) -> Stats:
+    base = Where(must=(Match("tenant", tenant),)) if tenant else Where()
+    count = engine.store.count
+    atoms = await count("memories", base)
+    supersedes = await count("memories", base.and_(Where(must_not=(IsEmpty("supersedes"),))))
+    lessons = await count("memories", base.and_(Where(must_not=(IsEmpty("lesson_of"),))))
+    evidence = await count("memories", base.and_(Where(must_not=(IsEmpty("evidence"),))))
+    return Stats(
+        atoms=atoms,
+        edges=supersedes + 2 * lessons + evidence,
+        indexes={
+            "semantic": await count("memories", base.and_(HasVector("dense"))),
+            "keyword": await count("memories", base.and_(HasVector("bm25"))),
+            "temporal": await count("memories", base.and_(Where(must_not=(IsEmpty("created_at"),)))),
+            "categorical": await count("memories", base.and_(Where(must_not=(IsEmpty("layer"),)))),
+        },
+        snapshot_version=engine.snapshot_version,
+    )
+
+
+async def purge(engine: Engine) -> None:
+    """Rewrite storage so governed content is physically gone (old pages, WAL)."""
+    async with engine.write_lock:
+        await engine.store.compact()
+        await engine.bump()

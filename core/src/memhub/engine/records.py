@@ -1,0 +1,92 @@
+"""Payloads as stored, and their public views (pure functions)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from memhub.engine.text import content_hash, infer_epistemic, infer_polarity
+from memhub.models import Atom
+from memhub.scope import SCOPE_KEYS, Scope
+
+HIDDEN = "[governed payload hidden: {state}]"
+GOVERNED = ("sealed", "tombstoned")
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def new_payload(
+    atom_id: str,
+    content: str,
+    *,
+    layer: str,
+    scope: Scope,
+    source: str = "agent",
+    epistemic: str | None = None,
+    polarity: str | None = None,
+    chain_root: str | None = None,
+    version: int = 1,
+    status: str = "active",
+    metadata: dict[str, Any] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    at = now()
+    payload: dict[str, Any] = {
+        "id": atom_id,
+        "content": content,
+        "layer": layer,
+        "epistemic": epistemic or infer_epistemic(content),
+        "polarity": polarity or infer_polarity(content),
+        "status": status,
+        "exposure": "visible",
+        "source": source,
+        "created_at": at,
+        "updated_at": at,
+        "rev": 1,
+        "version": version,
+        "chain_root": chain_root or atom_id,
+        "content_hash": content_hash(content),
+        "metadata": metadata or {},
+        **scope.payload(),
+    }
+    payload.update({k: v for k, v in extra.items() if v is not None})
+    return payload
+
+
+def governed_remains(payload: dict[str, Any], state: str) -> dict[str, Any]:
+    """What a sealed or tombstoned memory keeps: identity, scope, times and links, no text.
+
+    Tombstones keep only the id and times (plus tenant, so access checks still work).
+    """
+    keep = ["id", "tenant", "created_at"] if state == "tombstoned" else [
+        "id", "layer", "epistemic", "status", "source", "created_at", "version", "chain_root",
+        "supersedes", "superseded_by", "lesson_of", "lessons", *SCOPE_KEYS,
+    ]  # fmt: skip
+    remains = {k: payload[k] for k in keep if k in payload}
+    remains.update(exposure=state, updated_at=now(), rev=payload.get("rev", 0) + 1)
+    return remains
+
+
+def shown_content(payload: dict[str, Any]) -> str:
+    state = payload.get("exposure", "visible")
+    return HIDDEN.format(state=state) if state in GOVERNED else payload.get("content", "")
+
+
+def to_atom(payload: dict[str, Any]) -> Atom:
+    return Atom(
+        atom_id=payload["id"],
+        content=shown_content(payload),
+        layer=payload.get("layer", "fact"),
+        epistemic=payload.get("epistemic"),
+        polarity=payload.get("polarity"),
+        status=payload.get("status", "active"),
+        exposure_state=payload.get("exposure", "visible"),
+        source=payload.get("source"),
+        created_at=payload["created_at"],
+        updated_at=payload.get("updated_at"),
+        version=payload.get("version", 1),
+        scope={k: payload[k] for k in SCOPE_KEYS if k in payload},
+        metadata=payload.get("metadata") or {},
+    )

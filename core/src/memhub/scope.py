@@ -1,0 +1,95 @@
+"""Where a memory belongs: tenant, user/app/agent/session, and the git checkout.
+
+The HMG calls infer ``repository``, ``branch`` and ``workspace`` from the git
+checkout of the working directory (read from ``.git`` directly: no subprocess).
+Reads filter by the scope given; see :func:`memhub.engine.filters.scope_filter`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+ANY = "*"
+"""Pass as ``repository``/``branch``/``workspace`` to widen a read across them."""
+
+SCOPE_KEYS = ("tenant", "user_id", "app_id", "agent_id", "session_id", "workspace", "repository", "branch")
+
+
+@dataclass(frozen=True)
+class Scope:
+    tenant: str = "local"
+    user_id: str | None = None
+    app_id: str | None = None
+    agent_id: str | None = None
+    session_id: str | None = None
+    workspace: str | None = None
+    repository: str | None = None
+    branch: str | None = None
+
+    def with_(self, **overrides: str | None) -> Scope:
+        """A copy with every override that is not ``None`` applied."""
+        known = {f.name for f in fields(self)}
+        unknown = set(overrides) - known
+        if unknown:
+            raise TypeError(f"unknown scope keys: {sorted(unknown)}")
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+    def payload(self) -> dict[str, str]:
+        """The scope as stored on a memory: concrete values only (``ANY`` is a read-only wildcard)."""
+        return {k: v for k in SCOPE_KEYS if (v := getattr(self, k)) is not None and v != ANY}
+
+
+def _git_dir(start: Path) -> tuple[Path, Path] | None:
+    for folder in (start, *start.parents):
+        dot_git = folder / ".git"
+        if dot_git.is_dir():
+            return folder, dot_git
+        if dot_git.is_file():  # worktree or submodule: "gitdir: <path>"
+            text = dot_git.read_text(errors="replace").strip()
+            if text.startswith("gitdir:"):
+                target = Path(text.split(":", 1)[1].strip())
+                return folder, target if target.is_absolute() else (folder / target).resolve()
+    return None
+
+
+def repository_from_url(url: str) -> str:
+    """``git@github.com:mem0ai/mem0.git`` or ``https://github.com/mem0ai/mem0`` -> ``mem0ai/mem0``."""
+    path = re.sub(r"^[a-z+]+://[^/]+/", "", url.strip())
+    path = re.sub(r"^[^@/]+@[^:/]+[:/]", "", path)
+    path = path.removesuffix("/").removesuffix(".git")
+    parts = [p for p in path.split("/") if p]
+    return "/".join(parts[-2:]) if parts else url
+
+
+def _origin_url(git_dir: Path) -> str | None:
+    config = git_dir / "config"
+    common = git_dir / "commondir"
+    if not config.exists() and common.exists():
+        config = (git_dir / common.read_text().strip()).resolve() / "config"
+    if not config.exists():
+        return None
+    section = None
+    for line in config.read_text(errors="replace").splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            section = line
+        elif section == '[remote "origin"]' and line.startswith("url"):
+            return line.split("=", 1)[1].strip()
+    return None
+
+
+def git_scope(cwd: str | Path | None = None) -> dict[str, str]:
+    """``workspace``, ``repository`` and ``branch`` of the checkout containing ``cwd`` (empty if none)."""
+    found = _git_dir(Path(cwd or Path.cwd()).resolve())
+    if found is None:
+        return {}
+    top, git_dir = found
+    url = _origin_url(git_dir)
+    scope = {"workspace": str(top), "repository": repository_from_url(url) if url else f"local/{top.name}"}
+    head = git_dir / "HEAD"
+    if head.exists():
+        ref = head.read_text(errors="replace").strip()
+        scope["branch"] = ref.removeprefix("ref: refs/heads/") if ref.startswith("ref:") else ref[:12]
+    return scope

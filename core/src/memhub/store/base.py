@@ -1,0 +1,165 @@
+"""The storage port: what the engine needs from a vector store, and nothing more.
+
+Filters are described with the small neutral types below; each backend translates
+them into its own client's models. Keeping the description here (pure data, no I/O)
+lets both backends build the same queries, the way LangGraph's store builds SQL
+apart from the code that runs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+Collection = Literal["memories", "events", "meta"]
+
+DENSE = "dense"
+BM25 = "bm25"
+
+
+@dataclass(frozen=True)
+class SparseVector:
+    indices: list[int]
+    values: list[float]
+
+
+@dataclass
+class StoredPoint:
+    """One record as the store keeps it: point id (UUID string), payload and vectors."""
+
+    id: str
+    payload: dict[str, Any]
+    dense: list[float] | None = None
+    sparse: SparseVector | None = None
+
+
+@dataclass(frozen=True)
+class Match:
+    """``key`` equals ``value`` (or, for a list field, contains it)."""
+
+    key: str
+    value: str | int | bool
+
+
+@dataclass(frozen=True)
+class MatchAny:
+    key: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class IsEmpty:
+    """``key`` is missing, null or an empty list."""
+
+    key: str
+
+
+@dataclass(frozen=True)
+class DateRange:
+    key: str
+    gte: str | None = None
+    lte: str | None = None
+
+
+@dataclass(frozen=True)
+class HasVector:
+    name: str
+
+
+@dataclass(frozen=True)
+class Where:
+    """A boolean filter: all of ``must``, at least one of ``should`` (when given), none of ``must_not``."""
+
+    must: tuple[Condition, ...] = ()
+    should: tuple[Condition, ...] = ()
+    must_not: tuple[Condition, ...] = ()
+
+    def and_(self, *conditions: Condition) -> Where:
+        return Where(self.must + tuple(conditions), self.should, self.must_not)
+
+
+Condition = Match | MatchAny | IsEmpty | DateRange | HasVector | Where
+
+
+@dataclass(frozen=True)
+class IndexSpec:
+    """Payload index declarations shared by both backends."""
+
+    keyword: tuple[str, ...] = ()
+    integer: tuple[str, ...] = ()
+    datetime: tuple[str, ...] = ()
+    boolean: tuple[str, ...] = ()
+
+
+@dataclass
+class ScoredPoint:
+    point: StoredPoint
+    score: float
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+@runtime_checkable
+class MemoryStore(Protocol):
+    """An async vector store with three collections (memories, events, meta).
+
+    ``memories`` carries a named dense vector ``dense`` and a sparse ``bm25`` vector
+    (IDF modifier); ``events`` and ``meta`` are payload only.
+    """
+
+    async def open(self, vector_size: int) -> None:
+        """Create the collections if needed, or check they match ``vector_size``."""
+
+    async def close(self) -> None: ...
+
+    async def upsert(
+        self, collection: Collection, points: Sequence[StoredPoint], *, only_if: Where | None = None
+    ) -> None:
+        """Insert or replace points. With ``only_if``, an existing point is replaced only
+        when it matches the filter (Qdrant's conditional update); new points are inserted."""
+
+    async def retrieve(
+        self, collection: Collection, ids: Sequence[str], *, with_vectors: bool = False
+    ) -> list[StoredPoint]:
+        """The points with these ids that exist, in no particular order."""
+
+    async def delete(self, collection: Collection, ids: Sequence[str]) -> None: ...
+
+    async def delete_vectors(self, ids: Sequence[str]) -> None:
+        """Remove the dense and sparse vectors of ``memories`` points."""
+
+    async def scroll(
+        self,
+        collection: Collection,
+        where: Where | None = None,
+        *,
+        limit: int = 100,
+        offset: str | None = None,
+        order_by: str | None = None,
+        descending: bool = False,
+    ) -> tuple[list[StoredPoint], str | None]:
+        """A page of points and the offset of the next page (``None`` at the end).
+        With ``order_by`` (an indexed payload key) the order is by that key and
+        ``offset`` is not supported."""
+
+    async def count(self, collection: Collection, where: Where | None = None) -> int: ...
+
+    async def hybrid_query(
+        self,
+        dense: list[float],
+        sparse: SparseVector,
+        where: Where | None,
+        *,
+        limit: int,
+        prefetch_limit: int,
+        rrf_k: int,
+    ) -> list[ScoredPoint]:
+        """Dense and BM25 candidates fused with reciprocal rank fusion (score = RRF)."""
+
+    async def dense_query(
+        self, dense: list[float], where: Where | None, *, limit: int
+    ) -> list[ScoredPoint]:
+        """Nearest neighbours by cosine similarity (score = cosine)."""
+
+    async def compact(self) -> None:
+        """Rewrite storage so that deleted and overwritten payloads are physically gone."""

@@ -1,0 +1,324 @@
+"""``EdgeStore``: the embedded default, Qdrant Edge running inside this process.
+
+Each collection is one Edge shard in its own folder under ``storage_dir``. Edge
+calls are sub-millisecond, so they run on the caller's thread; only the slow
+maintenance calls (index building, compaction) go to a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+
+import qdrant_edge as qe
+
+from memhub.errors import EmbedderMismatchError, MemHubError
+from memhub.store._lock import DirLock
+from memhub.store.base import (
+    BM25,
+    DENSE,
+    Collection,
+    DateRange,
+    HasVector,
+    IndexSpec,
+    IsEmpty,
+    Match,
+    MatchAny,
+    ScoredPoint,
+    SparseVector,
+    StoredPoint,
+    Where,
+)
+from memhub.store.schema import COLLECTIONS, INDEXES
+
+_PAYLOAD_ONLY = "_none"  # Edge wants at least one vector; events and meta never use it
+
+
+def _condition(c) -> object:
+    if isinstance(c, Match):
+        return qe.FieldCondition(c.key, match=qe.MatchValue(c.value))
+    if isinstance(c, MatchAny):
+        return qe.FieldCondition(c.key, match=qe.MatchAny(list(c.values)))
+    if isinstance(c, IsEmpty):
+        return qe.IsEmptyCondition(c.key)
+    if isinstance(c, DateRange):
+        return qe.FieldCondition(c.key, range=qe.RangeDateTime(gte=c.gte, lte=c.lte))
+    if isinstance(c, HasVector):
+        return qe.HasVectorCondition(c.name)
+    if isinstance(c, Where):
+        return to_edge_filter(c)
+    raise TypeError(f"unsupported condition {c!r}")
+
+
+def to_edge_filter(where: Where | None) -> qe.Filter | None:
+    if where is None:
+        return None
+    return qe.Filter(
+        must=[_condition(c) for c in where.must] or None,
+        should=[_condition(c) for c in where.should] or None,
+        must_not=[_condition(c) for c in where.must_not] or None,
+    )
+
+
+def _point_id(pid) -> str:
+    return str(pid) if isinstance(pid, uuid.UUID) else str(uuid.UUID(str(pid)))
+
+
+def _from_record(record, with_vectors: bool) -> StoredPoint:
+    dense = sparse = None
+    if with_vectors and isinstance(record.vector, dict):
+        dense = record.vector.get(DENSE)
+        raw = record.vector.get(BM25)
+        if raw is not None:
+            sparse = SparseVector(list(raw.indices), list(raw.values))
+    return StoredPoint(_point_id(record.id), dict(record.payload or {}), dense, sparse)
+
+
+def _to_point(p: StoredPoint) -> qe.Point:
+    vector: dict = {}
+    if p.dense is not None:
+        vector[DENSE] = list(p.dense)
+    if p.sparse is not None:
+        vector[BM25] = qe.SparseVector(p.sparse.indices, p.sparse.values)
+    return qe.Point(p.id, vector, p.payload)
+
+
+def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
+    if collection == "memories":
+        return qe.EdgeConfig(
+            vectors={DENSE: qe.EdgeVectorParams(size=vector_size, distance=qe.Distance.Cosine)},
+            sparse_vectors={BM25: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+        )
+    return qe.EdgeConfig(sparse_vectors={_PAYLOAD_ONLY: qe.EdgeSparseVectorParams()})
+
+
+def _create_indexes(shard: qe.EdgeShard, spec: IndexSpec) -> None:
+    kinds = (
+        (spec.keyword, qe.PayloadSchemaType.Keyword),
+        (spec.integer, qe.PayloadSchemaType.Integer),
+        (spec.datetime, qe.PayloadSchemaType.Datetime),
+        (spec.boolean, qe.PayloadSchemaType.Bool),
+    )
+    existing = shard.info().payload_schema
+    for keys, kind in kinds:
+        for key in keys:
+            if key not in existing:
+                shard.update(qe.UpdateOperation.create_field_index(key, kind))
+
+
+class EdgeStore:
+    """The embedded store: Qdrant Edge shards under ``path`` (default ``./.memhub_data``).
+
+    Example:
+        >>> store = EdgeStore("./.memhub_data")
+        >>> await store.open(vector_size=384)
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._lock = DirLock(self.path)
+        self._shards: dict[str, qe.EdgeShard] = {}
+        self._vector_size = 0
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    async def open(self, vector_size: int) -> None:
+        self._lock.acquire()
+        try:
+            self._vector_size = vector_size
+            for name in COLLECTIONS:
+                self._shards[name] = self._open_shard(name)
+        except BaseException:
+            self._close_shards()
+            self._lock.release()
+            raise
+
+    def _open_shard(self, name: Collection) -> qe.EdgeShard:
+        folder = self.path / name
+        self._finish_interrupted_compaction(folder)
+        try:
+            if (folder / "edge_config.json").exists():
+                shard = qe.EdgeShard.load(str(folder))
+                if name == "memories":
+                    self._check_size()
+            else:
+                shard = qe.EdgeShard.create(str(folder), _config(name, self._vector_size))
+        except MemHubError:
+            raise
+        except Exception as err:  # the binding raises bare Exception
+            raise MemHubError(f"cannot open the {name} store at {folder}: {err}") from err
+        _create_indexes(shard, INDEXES[name])
+        return shard
+
+    def _check_size(self) -> None:
+        size = self._stored_size()
+        if size and size != self._vector_size:
+            raise EmbedderMismatchError(
+                f"the store at {self.path} holds {size}-d vectors but the embedder makes "
+                f"{self._vector_size}-d vectors; use the embedder it was built with or a new storage_dir"
+            )
+
+    def _stored_size(self) -> int:
+        cfg = json.loads((self.path / "memories" / "edge_config.json").read_text())
+        return int(cfg.get("vectors", {}).get(DENSE, {}).get("size", 0))
+
+    @staticmethod
+    def _finish_interrupted_compaction(folder: Path) -> None:
+        # compact() swaps folders with two renames; a crash between them leaves
+        # the complete new copy in ".new" and nothing at the live name.
+        new, old = folder.with_name(folder.name + ".new"), folder.with_name(folder.name + ".old")
+        if not folder.exists() and new.exists():
+            new.rename(folder)
+        for leftover in (new, old):
+            if leftover.exists():
+                shutil.rmtree(leftover)
+
+    def _close_shards(self) -> None:
+        for shard in self._shards.values():
+            shard.close()
+        self._shards.clear()
+
+    async def close(self) -> None:
+        if self._shards:
+            for shard in self._shards.values():
+                shard.flush()
+            self._close_shards()
+        self._lock.release()
+
+    # -- writes ------------------------------------------------------------------
+
+    async def upsert(
+        self, collection: Collection, points: Sequence[StoredPoint], *, only_if: Where | None = None
+    ) -> None:
+        if not points:
+            return
+        op = qe.UpdateOperation.upsert_points(
+            [_to_point(p) for p in points], condition=to_edge_filter(only_if)
+        )
+        self._shards[collection].update(op)
+
+    async def delete(self, collection: Collection, ids: Sequence[str]) -> None:
+        if ids:
+            self._shards[collection].update(qe.UpdateOperation.delete_points(list(ids)))
+
+    async def delete_vectors(self, ids: Sequence[str]) -> None:
+        if ids:
+            op = qe.UpdateOperation.delete_vectors(list(ids), [DENSE, BM25])
+            self._shards["memories"].update(op)
+
+    # -- reads -------------------------------------------------------------------
+
+    async def retrieve(
+        self, collection: Collection, ids: Sequence[str], *, with_vectors: bool = False
+    ) -> list[StoredPoint]:
+        if not ids:
+            return []
+        records = self._shards[collection].retrieve(list(ids), True, with_vectors)
+        return [_from_record(r, with_vectors) for r in records]
+
+    async def scroll(
+        self,
+        collection: Collection,
+        where: Where | None = None,
+        *,
+        limit: int = 100,
+        offset: str | None = None,
+        order_by: str | None = None,
+        descending: bool = False,
+    ) -> tuple[list[StoredPoint], str | None]:
+        order = None
+        if order_by:
+            direction = qe.Direction.Desc if descending else qe.Direction.Asc
+            order = qe.OrderBy(order_by, direction=direction)
+        records, next_offset = self._shards[collection].scroll(
+            qe.ScrollRequest(
+                offset=offset,
+                limit=limit,
+                filter=to_edge_filter(where),
+                with_payload=True,
+                with_vector=False,
+                order_by=order,
+            )
+        )
+        nxt = None if next_offset is None or order else _point_id(next_offset)
+        return [_from_record(r, False) for r in records], nxt
+
+    async def count(self, collection: Collection, where: Where | None = None) -> int:
+        return self._shards[collection].count(qe.CountRequest(filter=to_edge_filter(where), exact=True))
+
+    async def hybrid_query(
+        self,
+        dense: list[float],
+        sparse: SparseVector,
+        where: Where | None,
+        *,
+        limit: int,
+        prefetch_limit: int,
+        rrf_k: int,
+    ) -> list[ScoredPoint]:
+        flt = to_edge_filter(where)
+        prefetches = [
+            qe.Prefetch(limit=prefetch_limit, query=qe.Query.Nearest(list(dense), using=DENSE), filter=flt)
+        ]
+        if sparse.indices:
+            bm25 = qe.SparseVector(sparse.indices, sparse.values)
+            prefetches.append(
+                qe.Prefetch(limit=prefetch_limit, query=qe.Query.Nearest(bm25, using=BM25), filter=flt)
+            )
+        request = qe.QueryRequest(
+            limit=limit, prefetches=prefetches, query=qe.Fusion.Rrf(k=rrf_k), filter=flt, with_payload=True
+        )
+        hits = self._shards["memories"].query(request)
+        return [ScoredPoint(_from_record(h, False), float(h.score)) for h in hits]
+
+    async def dense_query(self, dense: list[float], where: Where | None, *, limit: int) -> list[ScoredPoint]:
+        request = qe.QueryRequest(
+            limit=limit,
+            query=qe.Query.Nearest(list(dense), using=DENSE),
+            filter=to_edge_filter(where),
+            with_payload=True,
+        )
+        hits = self._shards["memories"].query(request)
+        return [ScoredPoint(_from_record(h, False), float(h.score)) for h in hits]
+
+    # -- maintenance -------------------------------------------------------------
+
+    async def optimize(self) -> None:
+        """Build the HNSW and payload indexes for what was written since the last run."""
+        await asyncio.to_thread(self._shards["memories"].optimize)
+
+    async def compact(self) -> None:
+        for name in COLLECTIONS:
+            await asyncio.to_thread(self._rewrite, name)
+
+    def _rewrite(self, name: Collection) -> None:
+        """Copy the live points into a fresh shard and swap it in: overwritten
+        payload pages and WAL entries of the old shard are deleted with it."""
+        folder = self.path / name
+        new, old = folder.with_name(name + ".new"), folder.with_name(name + ".old")
+        shard = self._shards[name]
+        shard.flush()
+        fresh = qe.EdgeShard.create(str(new), _config(name, self._vector_size))
+        _create_indexes(fresh, INDEXES[name])
+        offset = None
+        while True:
+            records, offset = shard.scroll(
+                qe.ScrollRequest(offset=offset, limit=512, with_payload=True, with_vector=True)
+            )
+            if records:
+                points = [_to_point(_from_record(r, True)) for r in records]
+                fresh.update(qe.UpdateOperation.upsert_points(points))
+            if offset is None:
+                break
+        fresh.optimize()
+        fresh.flush()
+        fresh.close()
+        shard.close()
+        folder.rename(old)
+        new.rename(folder)
+        shutil.rmtree(old)
+        self._shards[name] = qe.EdgeShard.load(str(folder))

@@ -1,0 +1,37 @@
+"""Collection names and payload indexes, shared by every backend."""
+
+from __future__ import annotations
+
+from memhub.store.base import Collection, IndexSpec
+
+COLLECTIONS: tuple[Collection, ...] = ("memories", "events", "meta")
+
+# Every key a read path filters on has an index: Qdrant filters without one
+# fall back to a full payload scan.
+INDEXES: dict[Collection, IndexSpec] = {
+    "memories": IndexSpec(
+        keyword=(
+            "layer",
+            "status",
+            "exposure",
+            "epistemic",
+            "tenant",
+            "user_id",
+            "app_id",
+            "agent_id",
+            "session_id",
+            "workspace",
+            "repository",
+            "branch",
+            "source",
+            "content_hash",
+            "chain_root",
+            "role",
+            "message_id",
+        ),
+        integer=("rev",),
+        datetime=("created_at", "updated_at", "occurred_at"),
+    ),
+    "events": IndexSpec(keyword=("atom_id", "kind", "tenant"), datetime=("at",)),
+    "meta": IndexSpec(),
+}

@@ -1,0 +1,138 @@
+"""``SyncMemoryClient``: the same API for scripts, on one background event loop.
+
+Each method submits the async client's coroutine to a private loop thread, so a
+reused instance performs like ``MemoryClient``. No logic lives here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+from memhub.client import MemoryClient
+from memhub.config import Settings
+from memhub.embed.base import Embedder
+from memhub.errors import UsageError
+from memhub.models import (
+    CorrectResult,
+    GovernResult,
+    HandoffResult,
+    HistoryResult,
+    MemorizeResult,
+    RecallResult,
+    SessionContext,
+    Stats,
+)
+from memhub.store.base import MemoryStore
+
+T = TypeVar("T")
+
+
+class SyncMemoryClient:
+    """Blocking face of :class:`MemoryClient` (same constructor, same methods).
+
+    Example:
+        >>> with SyncMemoryClient(storage_dir="./.memhub_data") as client:
+        ...     client.memorize("项目用 PostgreSQL 16 做主数据库")
+
+    Inside a running event loop use ``MemoryClient`` with ``await``: this class
+    raises ``UsageError`` there rather than deadlock.
+    """
+
+    def __init__(
+        self,
+        mode: str | None = None,
+        storage_dir: str | Path | None = None,
+        settings: Settings | None = None,
+        embed: Embedder | None = None,
+        llm: Any = None,
+        jev: Any = None,
+        *,
+        store: MemoryStore | None = None,
+        cwd: str | Path | None = None,
+    ) -> None:
+        self._check_loop()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="memhub-sync", daemon=True)
+        self._thread.start()
+        self._client = MemoryClient(mode, storage_dir, settings, embed, llm, jev, store=store, cwd=cwd)
+        try:
+            self._run(self._client.open())
+        except BaseException:
+            self._stop()
+            raise
+
+    @property
+    def settings(self) -> Settings:
+        return self._client.settings
+
+    @staticmethod
+    def _check_loop() -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        raise UsageError(
+            "SyncMemoryClient cannot be used inside a running event loop; "
+            "use MemoryClient and await its methods there"
+        )
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        try:
+            self._check_loop()
+        except UsageError:
+            coro.close()
+            raise
+        if self._loop.is_closed():
+            coro.close()
+            raise UsageError("this SyncMemoryClient is closed")
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    def _stop(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()
+
+    def close(self) -> None:
+        if not self._loop.is_closed():
+            self._run(self._client.aclose())
+            self._stop()
+
+    def __enter__(self) -> SyncMemoryClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- HMG operations: one line each ------------------------------------------------
+
+    def memorize(self, content: str, *, epistemic: str | None = None, polarity: str | None = None,
+                 source: str = "agent", metadata: dict | None = None, **scope: str | None) -> MemorizeResult:  # fmt: skip
+        return self._run(self._client.memorize(content, epistemic=epistemic, polarity=polarity, source=source, metadata=metadata, **scope))
+
+    def recall(self, query: str, *, limit: int = 10, **scope: str | None) -> RecallResult:
+        return self._run(self._client.recall(query, limit=limit, **scope))
+
+    def correct(self, target_atom: str, action: str, reason: str, new_content: str | None = None, **scope: str | None) -> CorrectResult:
+        return self._run(self._client.correct(target_atom, action, reason, new_content, **scope))
+
+    def govern(self, target_atom: str, action: str, reason: str, lesson_content: str | None = None, **scope: str | None) -> GovernResult:
+        return self._run(self._client.govern(target_atom, action, reason, lesson_content, **scope))
+
+    def handoff(self, summary: str, **scope: str | None) -> HandoffResult:
+        return self._run(self._client.handoff(summary, **scope))
+
+    def session_context(self, **scope: str | None) -> SessionContext:
+        return self._run(self._client.session_context(**scope))
+
+    def history(self, atom_id: str, **scope: str | None) -> HistoryResult:
+        return self._run(self._client.history(atom_id, **scope))
+
+    def stats(self, **scope: str | None) -> Stats:
+        return self._run(self._client.stats(**scope))
+
+    def purge(self) -> None:
+        return self._run(self._client.purge())

@@ -1,0 +1,5 @@
+"""Test doubles and the store conformance suite, shipped so users can test their own code."""
+
+from memhub.testing.embedder import HashEmbedder
+
+__all__ = ["HashEmbedder"]
