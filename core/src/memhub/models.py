@@ -116,3 +116,96 @@ class Stats(BaseModel):
     edges: int
     indexes: dict[str, int]
     snapshot_version: int
+
+
+# -- the MemHub face (add / search) -------------------------------------------------
+
+
+class Procedure(BaseModel):
+    """Reusable engineering experience extracted from a coding session."""
+
+    task: str
+    solution: str
+    search_keys: list[str] = Field(default_factory=list)
+    boundary_envs: list[str] = Field(default_factory=list)
+    boundary_scope: Literal["strict", "project", "user", "global"] = "project"
+    files: list[str] = Field(default_factory=list)
+    workspace_id: str | None = None
+    branch: str | None = None
+
+
+class Decision(BaseModel):
+    """What the write judge decided for one extracted candidate."""
+
+    action: Literal["ADD", "NOOP", "OVERRIDE", "SUPPLEMENT", "INVALID", "NEED_CONTEXT", "RAW_ONLY"]
+    update_type: str | None = None
+    targets: list[str] = Field(default_factory=list)
+    candidate: str
+    memory_id: str | None = Field(None, description="the memory written for this candidate, if any")
+
+
+class WriteResult(BaseModel):
+    memory_id: str = Field(description="the L0 raw record of this write")
+    extracted_count: int
+    commit_passed: bool
+    decisions: list[Decision] = Field(default_factory=list)
+    scene: Literal["chat", "coding"] = "chat"
+    procedure_ids: list[str] = Field(default_factory=list)
+    raw_ids: list[str] = Field(default_factory=list, description="one L0 record per message")
+
+
+class MemoryItem(BaseModel):
+    id: str
+    content: str
+    score: float | None = None
+    layer: str
+    created_at: str
+    occurred_at: str | None = None
+    updated_at: str | None = None
+    user_id: str | None = None
+    app_id: str | None = None
+    agent_id: str | None = None
+    session_id: str | None = None
+    status: str = "active"
+    evolution_chain: list[str] = Field(default_factory=list, description="ids of the versions it replaced, newest first")
+    procedure: Procedure | None = None
+    metadata: dict = Field(default_factory=dict)
+
+
+class MemoryGroups(BaseModel):
+    profile: list[MemoryItem] = Field(default_factory=list)
+    proactive: list[MemoryItem] = Field(default_factory=list)
+    normal: list[MemoryItem] = Field(default_factory=list)
+    procedures: list[MemoryItem] | None = None
+    derived: list[MemoryItem] | None = None
+
+    def to_dict(self) -> dict[str, list[dict]]:
+        """Groups as plain dicts (the shape ``format_memories`` takes); absent groups are left out."""
+        return {k: [m.model_dump() for m in v] for k, v in self if v is not None}
+
+    def all(self) -> list[MemoryItem]:
+        return [m for _, v in self if v for m in v]
+
+
+class SearchResult(BaseModel):
+    memories: MemoryGroups
+
+
+class ConversationTurn(BaseModel):
+    id: str = Field(description="the L0 record id")
+    message_id: str | None = None
+    role: str
+    content: str
+    score: float
+    session_id: str | None = None
+    created_at: str
+    occurred_at: str | None = None
+
+
+class ConversationResult(BaseModel):
+    turns: list[ConversationTurn]
+
+
+class DigestResult(BaseModel):
+    processed: int = Field(description="pending scopes processed")
+    derived_ids: list[str] = Field(default_factory=list)

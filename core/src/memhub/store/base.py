@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-Collection = Literal["memories", "events", "meta"]
+Collection = Literal["memories", "events", "meta", "checkpoints", "checkpoint_writes"]
 
 DENSE = "dense"
 BM25 = "bm25"

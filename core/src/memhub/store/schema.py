@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memhub.store.base import Collection, IndexSpec
 
-COLLECTIONS: tuple[Collection, ...] = ("memories", "events", "meta")
+COLLECTIONS: tuple[Collection, ...] = ("memories", "events", "meta", "checkpoints", "checkpoint_writes")
 
 # Every key a read path filters on has an index: Qdrant filters without one
 # fall back to a full payload scan.
@@ -34,4 +34,7 @@ INDEXES: dict[Collection, IndexSpec] = {
     ),
     "events": IndexSpec(keyword=("atom_id", "kind", "tenant"), datetime=("at",)),
     "meta": IndexSpec(),
+    # LangGraph checkpointer (memhub-langgraph); payload only.
+    "checkpoints": IndexSpec(keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id")),
+    "checkpoint_writes": IndexSpec(keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "task_id")),
 }

@@ -1,0 +1,1 @@
+"""The engine: write pipeline, retrieval, lifecycle, history, digest."""
