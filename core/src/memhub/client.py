@@ -8,18 +8,23 @@ from typing import Any
 
 from memhub.config import Settings
 from memhub.embed.base import Embedder
-from memhub.engine import hmg
+from memhub.engine import hmg, read, write
 from memhub.engine.core import Engine
 from memhub.models import (
+    ConversationResult,
     CorrectResult,
     GovernResult,
     HandoffResult,
     HistoryResult,
     MemorizeResult,
+    MemoryItem,
     RecallResult,
+    SearchResult,
     SessionContext,
     Stats,
+    WriteResult,
 )
+from memhub.providers.factory import build_extractor, build_judge
 from memhub.scope import Scope, git_scope
 from memhub.store.base import MemoryStore
 
@@ -85,7 +90,8 @@ class MemoryClient:
             settings = settings.model_copy(update={k: v for k, v in overrides.items() if v is not None})
         self.settings = settings
         self.engine = Engine(store or build_store(settings), embed or build_embedder(settings))
-        self.llm, self.jev = llm, jev
+        self._llm, self._jev = llm, jev
+        self._roles: tuple | None = None
         self.scope = Scope(tenant=settings.tenant, app_id=settings.default_app_id).with_(**git_scope(cwd))
         self._open_lock = asyncio.Lock()
 
@@ -103,6 +109,12 @@ class MemoryClient:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
+
+    def _providers(self) -> tuple:
+        """The extractor and judge, built on first use (no key checks for injected ones)."""
+        if self._roles is None:
+            self._roles = (build_extractor(self.settings, self._llm), build_judge(self.settings, self._jev, self._llm))
+        return self._roles
 
     async def _ready(self, **scope: str | None) -> Scope:
         if not self.engine._opened:
@@ -175,3 +187,81 @@ class MemoryClient:
         """Rewrite the store so that sealed and tombstoned content is physically gone from disk."""
         await self._ready()
         await hmg.purge(self.engine)
+
+    # -- MemHub operations ------------------------------------------------------------
+
+    async def add(
+        self,
+        content: str | None = None,
+        messages: list[Any] | None = None,
+        *,
+        user_id: str,
+        app_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        workspace_id: str | None = None,
+        branch: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        occurred_at: str | None = None,
+    ) -> WriteResult:
+        """Write a statement (``content``) or a conversation (``messages``, OpenAI style).
+
+        Keeps one L0 raw record per message, extracts facts (L1) and profile items
+        (L2) and reconciles them with what is already known: see ``WriteResult.decisions``.
+        """
+        s = await self._ready(user_id=user_id, app_id=app_id, agent_id=agent_id, session_id=session_id,
+                              workspace=workspace_id, branch=branch)  # fmt: skip
+        extractor, judge = self._providers()
+        return await write.add(self.engine, s, extractor=extractor, judge=judge,
+                               threshold=self.settings.reconcile_relation_threshold, content=content,
+                               messages=messages, metadata=metadata, occurred_at=occurred_at)  # fmt: skip
+
+    async def search(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        app_ids: list[str] | None = None,
+        agent_id: str | None = None,
+        limit: int = 10,
+        procedure_limit: int = 0,
+        procedure_min_score: float = 0.0,
+        derived_context_limit: int | None = None,
+        filters: dict[str, Any] | None = None,
+    ) -> SearchResult:
+        """Current memories grouped ``profile`` / ``proactive`` / ``normal`` (+ ``procedures``, ``derived`` when asked)."""
+        s = await self._ready(user_id=user_id, agent_id=agent_id)
+        derived = self.settings.derived_context_limit if derived_context_limit is None else derived_context_limit
+        return await read.search(self.engine, query, s, app_ids=app_ids, limit=limit, procedure_limit=procedure_limit,
+                                 procedure_min_score=procedure_min_score, derived_context_limit=derived,
+                                 filters=filters)  # fmt: skip
+
+    async def search_conversation(
+        self, query: str, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
+        session_id: str | None = None, limit: int = 10,
+    ) -> ConversationResult:  # fmt: skip
+        """Search the raw L0 turns (never governed text), to check what was actually said."""
+        s = await self._ready(user_id=user_id, agent_id=agent_id, session_id=session_id)
+        return await read.search_conversation(self.engine, query, s, app_ids=app_ids, limit=limit)
+
+    async def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:
+        s = await self._ready(user_id=user_id)
+        return await read.get(self.engine, memory_id, s)
+
+    async def list(
+        self, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
+        include_history: bool = False, limit: int = 1000,
+    ) -> list[MemoryItem]:  # fmt: skip
+        """A user's memories, newest first; ``include_history`` adds replaced and deleted versions."""
+        s = await self._ready(user_id=user_id, agent_id=agent_id)
+        return await read.list_memories(self.engine, s, app_ids=app_ids, include_history=include_history, limit=limit)
+
+    async def update(self, memory_id: str, content: str, *, user_id: str | None = None) -> str:
+        """Write a new version; returns its id (the old one stays in the evolution chain)."""
+        s = await self._ready(user_id=user_id)
+        return await read.update(self.engine, memory_id, content, s)
+
+    async def delete(self, memory_id: str, *, user_id: str | None = None) -> None:
+        """Archive the current version (use ``govern`` to erase content)."""
+        s = await self._ready(user_id=user_id)
+        await read.delete(self.engine, memory_id, s)

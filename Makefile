@@ -1,0 +1,39 @@
+# Two commands on a fresh machine with only python3, pip and make:
+#   make demo   - the HMG guide scenario, offline
+#   make test   - the whole test suite
+# Both create .venv, install uv into it and sync the workspace first.
+
+PYTHON ?= python3
+VENV := .venv
+UV := $(VENV)/bin/uv
+PY := $(VENV)/bin/python
+UV_VERSION := 0.13.8
+STAMP := $(VENV)/.synced
+
+.PHONY: demo test bench lint sync clean
+
+$(UV):
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet "uv==$(UV_VERSION)"
+
+$(STAMP): $(UV) pyproject.toml uv.lock $(wildcard core/pyproject.toml adapters/*/pyproject.toml integrations/*/pyproject.toml)
+	UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --all-packages --all-extras --frozen --quiet
+	touch $(STAMP)
+
+sync: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) examples/hmg_guide_demo.py
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+bench: $(STAMP)
+	$(PY) bench/engine_bench.py
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+clean:
+	rm -rf $(VENV) .memhub_data .pytest_cache

@@ -1,0 +1,73 @@
+"""Turning what callers pass to ``add`` into clean, redacted turns (pure functions)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from memhub.errors import InvalidInputError
+from memhub.redact import redact
+
+MAX_MESSAGES = 2000
+MAX_MESSAGE_CHARS = 100_000
+
+
+@dataclass
+class Turn:
+    """One user or assistant message, redacted, with what the caller said about it."""
+
+    role: str
+    content: str
+    message_id: str | None = None
+    occurred_at: str | None = None
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _field(message: Any, name: str) -> Any:
+    if isinstance(message, dict):
+        return message.get(name)
+    return getattr(message, name, None)
+
+
+def _text(content: Any) -> str:
+    """OpenAI content may be a string or a list of parts; keep the text parts."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [p.get("text", "") if isinstance(p, dict) else str(p) for p in content]
+        return "\n".join(p for p in parts if p)
+    raise InvalidInputError(f"message content must be a string or a list of parts, not {type(content).__name__}")
+
+
+def normalize_messages(messages: Any) -> tuple[list[Turn], bool]:
+    """Redacted user/assistant turns, and whether the input carried tool traces.
+
+    System messages are dropped (the host's prompt is not the user's memory) and
+    tool results are never kept: they are neither stored nor embedded.
+    """
+    if not isinstance(messages, list | tuple) or not messages:
+        raise InvalidInputError("messages must be a non-empty list of {role, content} objects")
+    if len(messages) > MAX_MESSAGES:
+        raise InvalidInputError(f"at most {MAX_MESSAGES} messages per add")
+    turns: list[Turn] = []
+    has_tools = False
+    for i, message in enumerate(messages):
+        role = _field(message, "role")
+        role = getattr(role, "value", role)
+        if role not in ("system", "developer", "user", "assistant", "tool", "function"):
+            raise InvalidInputError(f"message {i}: role must be user, assistant, system or tool, not {role!r}")
+        calls = _field(message, "tool_calls") or []
+        if role in ("tool", "function") or calls:
+            has_tools = True
+        if role in ("system", "developer", "tool", "function"):
+            continue
+        text = _text(_field(message, "content"))
+        if len(text) > MAX_MESSAGE_CHARS:
+            raise InvalidInputError(f"message {i} is {len(text)} characters; the limit is {MAX_MESSAGE_CHARS}")
+        when = _field(message, "occurred_at") or _field(message, "timestamp") or _field(message, "created_at")
+        msg_id = _field(message, "id")
+        turns.append(Turn(role=role, content=redact(text).text.strip(), message_id=str(msg_id) if msg_id else None,
+                          occurred_at=str(when) if when else None, tool_calls=list(calls)))  # fmt: skip
+    return turns, has_tools

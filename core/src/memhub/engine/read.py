@@ -1,0 +1,156 @@
+"""The MemHub read side: grouped search, raw-conversation search, get, list, update, delete."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memhub.engine import transitions
+from memhub.engine.core import Engine
+from memhub.engine.filters import current, scope_filter
+from memhub.engine.hmg import clean_content, hybrid, replace_version
+from memhub.engine.records import GOVERNED, shown_content
+from memhub.errors import InvalidInputError, NotFoundError
+from memhub.models import ConversationResult, ConversationTurn, MemoryGroups, MemoryItem, Procedure, SearchResult
+from memhub.scope import Scope
+from memhub.store.base import Match, MatchAny, Where
+
+CHAT_LAYERS = ("fact", "profile")
+LIST_LAYERS = ("fact", "profile", "procedure", "derived", "lesson", "handoff")
+
+
+def metadata_filter(filters: dict[str, Any] | None) -> tuple:
+    """``{"topic": "db"}`` -> conditions on ``metadata.topic``; a list value matches any."""
+    if not filters:
+        return ()
+    if not isinstance(filters, dict):
+        raise InvalidInputError("filters must be a mapping of metadata keys to values")
+    out = []
+    for key, value in filters.items():
+        path = f"metadata.{key}"
+        if isinstance(value, list | tuple):
+            out.append(MatchAny(path, tuple(str(v) for v in value)))
+        elif isinstance(value, str | int | bool):
+            out.append(Match(path, value))
+        else:
+            raise InvalidInputError(f"filter {key!r}: use a string, number, boolean or a list of them")
+    return tuple(out)
+
+
+async def evolution_chain(engine: Engine, payload: dict) -> list[str]:
+    """Ids of the versions this one replaced, newest first."""
+    if not payload.get("supersedes"):
+        return []
+    members, _ = await engine.store.scroll("memories", Where(must=(Match("chain_root", payload["chain_root"]),)),
+                                           limit=10_000)  # fmt: skip
+    older = [p.payload for p in members if p.payload.get("version", 1) < payload.get("version", 1)]
+    return [p["id"] for p in sorted(older, key=lambda p: p.get("version", 1), reverse=True)]
+
+
+async def to_item(engine: Engine, payload: dict, score: float | None = None) -> MemoryItem:
+    proc = payload.get("procedure")
+    return MemoryItem(
+        id=payload["id"], content=shown_content(payload), score=score, layer=payload.get("layer", "fact"),
+        created_at=payload["created_at"], occurred_at=payload.get("occurred_at"), updated_at=payload.get("updated_at"),
+        user_id=payload.get("user_id"), app_id=payload.get("app_id"), agent_id=payload.get("agent_id"),
+        session_id=payload.get("session_id"), status=payload.get("status", "active"),
+        evolution_chain=await evolution_chain(engine, payload),
+        procedure=Procedure(**proc) if proc and payload.get("exposure") not in GOVERNED else None,
+        metadata=payload.get("metadata") or {},
+    )  # fmt: skip
+
+
+async def search(
+    engine: Engine,
+    query: str,
+    scope: Scope,
+    *,
+    app_ids: list[str] | None = None,
+    limit: int = 10,
+    procedure_limit: int = 0,
+    procedure_min_score: float = 0.0,
+    derived_context_limit: int = 0,
+    filters: dict[str, Any] | None = None,
+) -> SearchResult:
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInputError("query must be a non-empty string")
+    if not scope.user_id:
+        raise InvalidInputError("user_id is required")
+    if not 1 <= limit <= 200 or not 0 <= procedure_limit <= 50 or not 0 <= derived_context_limit <= 50:
+        raise InvalidInputError("limit must be 1..200, procedure_limit and derived_context_limit 0..50")
+    base = scope_filter(scope, app_ids=app_ids).and_(*metadata_filter(filters))
+    groups = MemoryGroups()
+    for payload, score in await hybrid(engine, query, current(base, CHAT_LAYERS), limit):
+        item = await to_item(engine, payload, score)
+        group = groups.profile if payload["layer"] == "profile" else groups.proactive if payload.get("proactive") else groups.normal
+        group.append(item)
+    if procedure_limit:
+        hits = await hybrid(engine, query, current(base, ("procedure",)), procedure_limit)
+        groups.procedures = [await to_item(engine, p, s) for p, s in hits if s >= procedure_min_score]
+    if derived_context_limit:
+        hits = await hybrid(engine, query, current(base, ("derived",)), derived_context_limit)
+        groups.derived = [await to_item(engine, p, s) for p, s in hits]
+    return SearchResult(memories=groups)
+
+
+async def search_conversation(engine: Engine, query: str, scope: Scope, *, app_ids=None, limit: int = 10) -> ConversationResult:
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInputError("query must be a non-empty string")
+    if not scope.user_id:
+        raise InvalidInputError("user_id is required")
+    if not 1 <= limit <= 200:
+        raise InvalidInputError("limit must be between 1 and 200")
+    where = current(scope_filter(scope, app_ids=app_ids), ("raw",))
+    turns = [
+        ConversationTurn(id=p["id"], message_id=p.get("message_id"), role=p.get("role", "user"), content=p["content"],
+                         score=s, session_id=p.get("session_id"), created_at=p["created_at"],
+                         occurred_at=p.get("occurred_at"))  # fmt: skip
+        for p, s in await hybrid(engine, query, where, limit)
+    ]
+    return ConversationResult(turns=turns)
+
+
+async def get(engine: Engine, memory_id: str, scope: Scope) -> MemoryItem:
+    payload = await engine.get(memory_id, scope.tenant)
+    _check_owner(payload, scope, memory_id)
+    return await to_item(engine, payload)
+
+
+def _check_owner(payload: dict, scope: Scope, memory_id: str) -> None:
+    if scope.user_id and payload.get("user_id") not in (None, scope.user_id):
+        raise NotFoundError(f"no memory with id {memory_id}")
+
+
+async def list_memories(engine: Engine, scope: Scope, *, app_ids=None, include_history: bool = False,
+                        layers=LIST_LAYERS, limit: int = 1000) -> list[MemoryItem]:  # fmt: skip
+    if not scope.user_id:
+        raise InvalidInputError("user_id is required")
+    statuses = ("active", "superseded", "negated", "archived") if include_history else ("active",)
+    where = scope_filter(scope, app_ids=app_ids).and_(MatchAny("layer", tuple(layers)), MatchAny("status", statuses),
+                                                       Match("exposure", "visible"))  # fmt: skip
+    points, _ = await engine.store.scroll("memories", where, limit=limit, order_by="created_at", descending=True)
+    return [await to_item(engine, p.payload) for p in points]
+
+
+async def update(engine: Engine, memory_id: str, content: str, scope: Scope) -> str:
+    text, _ = clean_content(content)
+    async with engine.write_lock:
+        old = await engine.get(memory_id, scope.tenant)
+        _check_owner(old, scope, memory_id)
+        if old["layer"] == "raw":
+            raise InvalidInputError("raw conversation records cannot be updated")
+        transitions.check_correctable("update", old["status"], old["exposure"], old.get("superseded_by"))
+        new = await replace_version(engine, old, text, "update", action="update")
+        await engine.bump()
+    return new["id"]
+
+
+async def delete(engine: Engine, memory_id: str, scope: Scope) -> None:
+    """Archive the current version: gone from search, kept for history (``govern`` erases)."""
+    async with engine.write_lock:
+        old = await engine.get(memory_id, scope.tenant)
+        _check_owner(old, scope, memory_id)
+        if old["status"] == "archived":
+            return
+        await engine.update(old, {"status": "archived"})
+        await engine.log(memory_id, "status", "delete", tenant=scope.tenant, before=old["status"], after="archived")
+        await engine.bump()

@@ -1,0 +1,146 @@
+"""The MemHub write pipeline: ``add`` = L0 raw records, extraction, reconciliation, judged writes.
+
+    messages ─▶ clean (drop system/tool, redact) ─▶ L0 raw record per message
+             ─▶ extractor ─▶ candidates ─▶ neighbours ≥ threshold ─▶ judge (one call)
+             ─▶ ADD · NOOP · OVERRIDE · SUPPLEMENT · INVALID · NEED_CONTEXT · RAW_ONLY
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memhub.engine.core import Engine
+from memhub.engine.filters import current, scope_filter
+from memhub.engine.hmg import MAX_CONTENT, replace_version
+from memhub.engine.messages import Turn, normalize_messages
+from memhub.engine.records import new_payload
+from memhub.engine.text import content_hash
+from memhub.errors import InvalidInputError
+from memhub.ids import new_id
+from memhub.models import Decision, WriteResult
+from memhub.providers.types import Candidate, Extractor, Judge, JudgeItem, Message, Neighbour, Verdict
+from memhub.redact import redact
+from memhub.scope import Scope
+from memhub.store.base import Match
+
+CHAT_LAYERS = ("fact", "profile")
+_NEIGHBOURS = 5
+# A judge that costs nothing (the offline heuristic) sees weaker neighbours too:
+# the threshold exists to save model calls, not to hide evidence.
+_FREE_JUDGE_FLOOR = 0.25
+
+
+def relation_score(engine: Engine, cosine: float) -> float:
+    """Cosine rescaled so that 0 means unrelated for this embedder (e5's cosines start near 0.8)."""
+    floor = getattr(engine.embedder, "similarity_floor", 0.0)
+    return max(0.0, min(1.0, (cosine - floor) / (1.0 - floor)))
+
+
+async def add(
+    engine: Engine,
+    scope: Scope,
+    *,
+    extractor: Extractor,
+    judge: Judge,
+    threshold: float,
+    content: str | None = None,
+    messages: list[Any] | None = None,
+    metadata: dict[str, Any] | None = None,
+    occurred_at: str | None = None,
+) -> WriteResult:
+    if (content is None) == (messages is None):
+        raise InvalidInputError("pass exactly one of content= or messages=")
+    if not scope.user_id:
+        raise InvalidInputError("user_id is required")
+    if content is not None:
+        if not isinstance(content, str) or not content.strip():
+            raise InvalidInputError("content must be a non-empty string")
+        if len(content) > MAX_CONTENT:
+            raise InvalidInputError(f"content is {len(content)} characters; the limit is {MAX_CONTENT}")
+        turns = [Turn(role="user", content=redact(content.strip()).text, occurred_at=occurred_at)]
+    else:
+        turns, _has_tools = normalize_messages(messages)
+        turns = [t for t in turns if t.content]
+        if not turns:
+            raise InvalidInputError("messages hold no user or assistant text")
+    async with engine.write_lock:
+        raw = await _store_raw(engine, turns, scope, metadata, occurred_at)
+        msgs = [Message(role=t.role, content=t.content, id=r["id"]) for t, r in zip(turns, raw, strict=True)]
+        candidates = await extractor.extract(msgs)
+        decisions = await _reconcile(engine, scope, candidates, judge, threshold, metadata, occurred_at)
+        await engine.bump()
+    written = [d for d in decisions if d.memory_id]
+    return WriteResult(memory_id=raw[0]["id"], extracted_count=len(candidates), commit_passed=bool(written),
+                       decisions=decisions, scene="chat", raw_ids=[r["id"] for r in raw])  # fmt: skip
+
+
+async def _store_raw(engine: Engine, turns: list[Turn], scope: Scope, metadata, occurred_at) -> list[dict]:
+    payloads = [
+        new_payload(new_id(), t.content, layer="raw", scope=scope, source="user" if t.role == "user" else "agent",
+                    metadata=metadata, role=t.role, message_id=t.message_id,
+                    occurred_at=t.occurred_at or occurred_at)  # fmt: skip
+        for t in turns
+    ]
+    await engine.insert(payloads, [t.content for t in turns])
+    return payloads
+
+
+async def _neighbours(engine: Engine, scope: Scope, candidates: list[Candidate], floor: float) -> list[list[Neighbour]]:
+    where = current(scope_filter(scope), CHAT_LAYERS)
+    out = []
+    for cand in candidates:
+        vector = await engine.embedder.embed_query(cand.text)
+        hits = await engine.store.dense_query(vector, where, limit=_NEIGHBOURS)
+        near = []
+        for h in hits:
+            score = relation_score(engine, h.score)
+            if h.point.payload.get("content_hash") == content_hash(cand.text):
+                score = 1.0
+            if score >= floor:
+                near.append(Neighbour(id=h.point.payload["id"], content=h.point.payload["content"],
+                                      score=round(score, 4), layer=h.point.payload["layer"]))  # fmt: skip
+        out.append(near)
+    return out
+
+
+async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occurred_at) -> list[Decision]:
+    candidates = [c.model_copy(update={"text": redact(c.text).text}) for c in candidates if c.text.strip()]
+    free = getattr(judge, "free", False)
+    neighbours = await _neighbours(engine, scope, candidates, min(threshold, _FREE_JUDGE_FLOOR) if free else threshold)
+    to_judge = [i for i, n in enumerate(neighbours) if n]
+    verdicts: dict[int, Verdict] = {i: Verdict(action="ADD") for i in range(len(candidates))}
+    if to_judge:  # all candidates of one write in one judge call
+        judged = await judge.judge([JudgeItem(candidate=candidates[i], neighbours=neighbours[i]) for i in to_judge])
+        if len(judged) != len(to_judge):
+            raise InvalidInputError(f"the judge returned {len(judged)} verdicts for {len(to_judge)} candidates")
+        verdicts.update(zip(to_judge, judged, strict=True))
+    decisions = []
+    for i, cand in enumerate(candidates):
+        verdict = verdicts[i]
+        known = {n.id for n in neighbours[i]}
+        targets = [t for t in verdict.targets if t in known]  # a judge cannot point outside what it was shown
+        memory_id = await _apply(engine, scope, cand, verdict.action, targets, metadata, occurred_at)
+        decisions.append(Decision(action=verdict.action, update_type=verdict.update_type, targets=targets,
+                                  candidate=cand.text, memory_id=memory_id))  # fmt: skip
+    return decisions
+
+
+async def _apply(engine, scope, cand: Candidate, action: str, targets: list[str], metadata, occurred_at) -> str | None:
+    extra = {"evidence": cand.source_ids or None, "proactive": cand.proactive or None, "occurred_at": occurred_at}
+    if action in ("NOOP", "INVALID", "RAW_ONLY"):
+        return None
+    if action == "OVERRIDE" and targets:
+        old = await engine.get(targets[0], scope.tenant)
+        if old["status"] == "active":
+            new = await replace_version(engine, old, cand.text, "superseded by a newer statement", action="override",
+                                        layer=cand.layer, extra=extra)  # fmt: skip
+            return new["id"]
+    payload = new_payload(new_id(), cand.text, layer=cand.layer, scope=scope, source="user", metadata=metadata,
+                          related=targets or None, **extra)  # fmt: skip
+    await engine.insert([payload], [cand.text])
+    await engine.log(payload["id"], "status", action.lower(), tenant=scope.tenant, after="active")
+    return payload["id"]
+
+
+def pending_scope_filter(scope: Scope):
+    return Match("tenant", scope.tenant)
