@@ -204,6 +204,10 @@ async def govern(
             lesson_id = await _store_lesson(engine, old, lesson_text)
             old = {**old, "lessons": [*old.get("lessons", []), lesson_id]}
         await hide(engine, old, after, why, action)
+        if after in GOVERNED:  # the raw turns it was extracted from hold the same text
+            for raw in await engine.get_many(old.get("evidence", [])):
+                if raw.get("exposure") not in GOVERNED:
+                    await hide(engine, raw, after, f"{why} (source of {target_atom})", action)
         if lesson_id:
             await engine.log(lesson_id, "relation", "derive_lesson", tenant=old["tenant"], reason=why, related=target_atom)
         await engine.bump()

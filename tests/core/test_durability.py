@@ -1,0 +1,108 @@
+"""What must survive a crash, and what must not survive a purge."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from memhub import EmbedderMismatchError, MemoryClient
+from memhub.testing import HashEmbedder
+
+WRITER = textwrap.dedent(
+    """
+    import asyncio, sys
+    from memhub import MemoryClient
+    from memhub.testing import HashEmbedder
+
+    async def main():
+        async with MemoryClient(storage_dir=sys.argv[1], embed=HashEmbedder(), cwd=sys.argv[2]) as c:
+            head = (await c.memorize("chain head version 0")).atom_id
+            print("ACK", head, flush=True)
+            i = 0
+            while True:
+                i += 1
+                r = await c.memorize(f"independent fact number {i} about topic {i * 7}")
+                print("ACK", r.atom_id, flush=True)
+                head = (await c.correct(head, "replace", "bump", new_content=f"chain head version {i}")).new_atom_id
+                print("ACK", head, flush=True)
+
+    asyncio.run(main())
+    """
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kill_after", [7, 40])
+async def test_sigkill_mid_write_loses_no_acknowledged_write(tmp_path, kill_after):
+    store = tmp_path / "store"
+    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(store), str(tmp_path)],
+                            stdout=subprocess.PIPE, text=True, env=os.environ)  # fmt: skip
+    acked = []
+    for line in proc.stdout:
+        if line.startswith("ACK"):
+            acked.append(line.split()[1])
+        if len(acked) >= kill_after:
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
+        found = {p["id"] for p in await client.engine.get_many(acked)}
+        assert set(acked) <= found
+        points, _ = await client.engine.store.scroll("memories", None, limit=10_000)
+        active_per_chain = Counter(p.payload["chain_root"] for p in points if p.payload["status"] == "active")
+        assert max(active_per_chain.values()) == 1
+        assert not [p for p in points if p.payload["status"] == "pending"]
+        hits = (await client.recall("chain head version")).atoms
+        assert sum("chain head" in a.content for a in hits) == 1
+
+
+def _files_containing(root: Path, needle: bytes) -> list[str]:
+    return [str(p) for p in root.rglob("*") if p.is_file() and needle in p.read_bytes()]
+
+
+@pytest.mark.slow
+async def test_purge_leaves_no_byte_of_sealed_content_on_disk(tmp_path):
+    secret = "zx-unique-sealed-value-8841"
+    store = tmp_path / "store"
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
+        for i in range(30):
+            await client.memorize(f"ordinary fact {i} worth keeping")
+        leak = await client.memorize(f"the vault passphrase is {secret} keep it")
+        written = await client.add(content=f"my vault passphrase is {secret}", user_id="alice")
+        await client.govern(leak.atom_id, "derive_lesson", "secret", lesson_content="never store vault passphrases")
+        # sealing the extracted fact also seals the raw turn it came from
+        await client.govern(written.decisions[0].memory_id, "seal", "secret", user_id="alice")
+        assert (await client.search_conversation("vault passphrase", user_id="alice")).turns == []
+        assert _files_containing(store, secret.encode()), "the secret should still be on disk before purge"
+        await client.purge()
+        assert _files_containing(store, secret.encode()) == []
+        kept = [a for a in (await client.recall("ordinary fact", limit=50)).atoms if a.content.startswith("ordinary")]
+        assert len(kept) == 30
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
+        assert (await client.stats()).atoms >= 33
+    assert _files_containing(store, secret.encode()) == []
+
+
+async def test_changing_the_embedder_on_an_existing_store_is_a_clear_error(tmp_path):
+    store = tmp_path / "store"
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(dim=64), cwd=tmp_path) as client:
+        await client.memorize("a fact")
+
+    class Other(HashEmbedder):
+        name = "another-model"
+
+    with pytest.raises(EmbedderMismatchError, match="hash"):
+        async with MemoryClient(storage_dir=store, embed=Other(dim=64), cwd=tmp_path) as client:
+            pass
+    with pytest.raises(EmbedderMismatchError):
+        async with MemoryClient(storage_dir=store, embed=HashEmbedder(dim=32), cwd=tmp_path) as client:
+            pass
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(dim=64), cwd=tmp_path) as client:
+        assert (await client.recall("a fact")).atoms[0].content == "a fact"
