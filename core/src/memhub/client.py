@@ -92,7 +92,10 @@ class MemoryClient:
         self.engine = Engine(store or build_store(settings), embed or build_embedder(settings))
         self._llm, self._jev = llm, jev
         self._roles: tuple | None = None
-        self.scope = Scope(tenant=settings.tenant, app_id=settings.default_app_id).with_(**git_scope(cwd))
+        # The checkout's repository and branch bound what is recalled; its folder does
+        # not (two clones of one repository share their memories).
+        inferred = {k: v for k, v in git_scope(cwd).items() if k != "workspace"}
+        self.scope = Scope(tenant=settings.tenant, app_id=settings.default_app_id).with_(**inferred)
         self._open_lock = asyncio.Lock()
 
     async def open(self) -> MemoryClient:

@@ -1,0 +1,55 @@
+"""The sync face: same methods and signatures as the async client, and a clear error inside a loop."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+import memhub
+from memhub import MemoryClient, SyncMemoryClient, UsageError
+from memhub.testing import HashEmbedder
+
+
+def _public(cls):
+    return {n: inspect.signature(m) for n, m in inspect.getmembers(cls, inspect.isfunction) if not n.startswith("_")}
+
+
+def test_sync_and_async_clients_expose_the_same_operations():
+    async_api = _public(MemoryClient)
+    sync_api = _public(SyncMemoryClient)
+    lifecycle = {"open", "aclose", "close"}
+    assert set(async_api) - lifecycle == set(sync_api) - lifecycle
+    for name in set(async_api) - lifecycle:
+        assert str(sync_api[name]) == str(async_api[name]), name
+
+
+def test_public_surface_is_pinned():
+    assert sorted(memhub.__all__) == sorted([
+        "ANY", "ConflictError", "EmbedderMismatchError", "InvalidInputError", "InvalidTransitionError",
+        "MemHubError", "MemoryClient", "NotFoundError", "ProviderError", "Settings", "StoreLockedError",
+        "SyncMemoryClient", "UsageError",
+    ])  # fmt: skip
+
+
+def test_sync_client_round_trip(tmp_path):
+    with SyncMemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path) as client:
+        first = client.memorize("项目用 PostgreSQL 16 做主数据库")
+        assert client.memorize("项目用 PostgreSQL 16 做主数据库").effect == "no_op"
+        assert client.recall("PostgreSQL").atoms[0].atom_id == first.atom_id
+        written = client.add(content="我最爱的编程语言是 Java", user_id="alice")
+        assert written.commit_passed
+        assert client.get(written.decisions[0].memory_id, user_id="alice").content == "我最爱的编程语言是 Java"
+    with pytest.raises(UsageError, match="closed"):
+        client.stats()
+
+
+async def test_sync_client_inside_a_running_loop_is_a_clear_error(tmp_path):
+    with pytest.raises(UsageError, match="MemoryClient"):
+        SyncMemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path)
+
+
+def test_second_client_on_the_same_store_names_the_holder(tmp_path):
+    with SyncMemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path):
+        with pytest.raises(memhub.StoreLockedError, match="memhub serve"):
+            SyncMemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path)
