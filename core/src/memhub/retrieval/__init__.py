@@ -1,0 +1,1 @@
+"""Turning retrieved memories into prompt text."""
