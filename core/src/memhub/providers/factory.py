@@ -22,11 +22,11 @@ def build_extractor(settings: Settings, llm: Any = None) -> Extractor:
 def build_judge(settings: Settings, jev: Any = None, llm: Any = None) -> Judge:
     if jev is not None:
         return jev if hasattr(jev, "judge") else _llm_roles().LLMJudge(jev)
+    if llm is not None and not hasattr(llm, "extract"):  # an injected model plays both roles
+        return _llm_roles().LLMJudge(llm)
     if settings.jev_api_key or settings.llm_api_key:
         roles = _llm_roles()
         return roles.LLMJudge(roles.OpenAICompatibleLLM.from_settings(settings, "jev" if settings.jev_api_key else "llm"))
-    if llm is not None and not hasattr(llm, "extract"):
-        return _llm_roles().LLMJudge(llm)
     from memhub.providers.heuristic import HeuristicJudge
 
     return HeuristicJudge()

@@ -1,0 +1,89 @@
+"""The extractor and the judge, played by an LLM (prompts and parsing; no I/O of their own)."""
+
+from __future__ import annotations
+
+import json
+
+from pydantic import ValidationError
+
+from memhub.errors import ProviderError
+from memhub.providers.llm import LLM, OpenAICompatibleLLM
+from memhub.providers.types import Candidate, JudgeItem, Message, Verdict
+
+__all__ = ["LLMExtractor", "LLMJudge", "OpenAICompatibleLLM"]
+
+EXTRACT_PROMPT = """You extract long-term memories about the USER from a conversation.
+Return JSON: {"candidates": [{"text": str, "layer": "profile"|"fact", "proactive": bool, "source_ids": [str]}]}.
+- Only what the user states or clearly confirms; never the assistant's suggestions, never questions or chit-chat.
+- Each text is one self-contained statement in the user's language.
+- layer "profile": stable attributes of the user (name, city, job, employer, preferences, habits). "fact": everything else worth keeping.
+- proactive: true for plans, reminders, deadlines and other time-bound items.
+- source_ids: the [id] of the messages each statement comes from.
+- Return {"candidates": []} when nothing is worth remembering."""
+
+JUDGE_PROMPT = """You decide how new candidate memories relate to existing ones. For EACH item return one verdict.
+Return JSON: {"verdicts": [{"index": int, "action": str, "targets": [existing ids], "update_type": str, "reason": str}]}.
+Actions:
+- ADD: new information.
+- NOOP: an existing memory already says the same (target it).
+- OVERRIDE: the same attribute now has a different value; the old one is outdated (target it).
+- SUPPLEMENT: compatible, complementary information; both stay (target the related ones).
+- INVALID: the candidate is not a real statement or contradicts its source.
+- NEED_CONTEXT: the candidate cannot be understood without context it lacks.
+- RAW_ONLY: keep only the raw conversation, store nothing structured.
+Targets must be ids from that item's existing memories."""
+
+
+def _messages_block(messages: list[Message]) -> str:
+    return "\n".join(f"[{m.id or i}] {m.role}: {m.content}" for i, m in enumerate(messages))
+
+
+class LLMExtractor:
+    """Candidates from one LLM call."""
+
+    def __init__(self, llm: LLM, *, max_chars: int = 24000) -> None:
+        self.llm, self.max_chars = llm, max_chars
+
+    async def extract(self, messages: list[Message]) -> list[Candidate]:
+        block = _messages_block(messages)[-self.max_chars :]
+        data = await self.llm.complete_json(EXTRACT_PROMPT, block)
+        try:
+            return [Candidate.model_validate(c) for c in data.get("candidates", [])]
+        except (ValidationError, TypeError, AttributeError) as err:
+            raise ProviderError(f"the extractor returned malformed candidates: {err}") from err
+
+
+class LLMJudge:
+    """Every candidate of one write judged in one LLM call."""
+
+    free = False
+
+    def __init__(self, llm: LLM, *, max_chars: int = 16000) -> None:
+        self.llm, self.max_chars = llm, max_chars
+
+    def _question(self, items: list[JudgeItem]) -> str:
+        entries = [
+            {"index": i, "candidate": it.candidate.text,
+             "existing": [{"id": n.id, "content": n.content, "similarity": n.score} for n in it.neighbours]}
+            for i, it in enumerate(items)
+        ]  # fmt: skip
+        text = json.dumps(entries, ensure_ascii=False)
+        # Over budget: drop the oldest (weakest) neighbours first, never a candidate.
+        while len(text) > self.max_chars and any(e["existing"] for e in entries):
+            longest = max(entries, key=lambda e: len(e["existing"]))
+            longest["existing"].pop()
+            text = json.dumps(entries, ensure_ascii=False)
+        return text[: self.max_chars]
+
+    async def judge(self, items: list[JudgeItem]) -> list[Verdict]:
+        data = await self.llm.complete_json(JUDGE_PROMPT, self._question(items))
+        by_index: dict[int, Verdict] = {}
+        try:
+            for raw in data.get("verdicts", []):
+                by_index[int(raw.get("index", len(by_index)))] = Verdict.model_validate(
+                    {k: v for k, v in raw.items() if k != "index"}
+                )
+        except (ValidationError, TypeError, ValueError, AttributeError) as err:
+            raise ProviderError(f"the judge returned malformed verdicts: {err}") from err
+        # A verdict the model forgot is treated as ADD: never lose a candidate silently.
+        return [by_index.get(i, Verdict(action="ADD", reason="no verdict returned")) for i in range(len(items))]
