@@ -8,11 +8,13 @@ from typing import Any
 
 from memhub.config import Settings
 from memhub.embed.base import Embedder
+from memhub.engine import digest as digest_ops
 from memhub.engine import hmg, read, write
 from memhub.engine.core import Engine
 from memhub.models import (
     ConversationResult,
     CorrectResult,
+    DigestResult,
     GovernResult,
     HandoffResult,
     HistoryResult,
@@ -217,7 +219,8 @@ class MemoryClient:
         extractor, judge = self._providers()
         return await write.add(self.engine, s, extractor=extractor, judge=judge,
                                threshold=self.settings.reconcile_relation_threshold, content=content,
-                               messages=messages, metadata=metadata, occurred_at=occurred_at)  # fmt: skip
+                               messages=messages, metadata=metadata, occurred_at=occurred_at,
+                               dual=self.settings.mode == "dual")  # fmt: skip
 
     async def search(
         self,
@@ -268,3 +271,22 @@ class MemoryClient:
         """Archive the current version (use ``govern`` to erase content)."""
         s = await self._ready(user_id=user_id)
         await read.delete(self.engine, memory_id, s)
+
+    async def digest(self, *, mode: str | None = None) -> DigestResult:
+        """Dual mode: derive L3 patterns for every scope written since the last digest (once each).
+
+        In ``system1`` (and without ``mode="dual"``) nothing is pending: ``processed`` is 0.
+        """
+        await self._ready()
+        if (mode or self.settings.mode) != "dual":
+            return DigestResult(processed=0)
+        return await digest_ops.digest(self.engine, llm=self._digest_llm(), tenant=self.scope.tenant)
+
+    def _digest_llm(self) -> Any:
+        if self._llm is not None and hasattr(self._llm, "complete_json"):
+            return self._llm
+        if self.settings.llm_api_key:
+            from memhub.providers.llm import OpenAICompatibleLLM
+
+            return OpenAICompatibleLLM.from_settings(self.settings, "llm")
+        return None

@@ -19,6 +19,7 @@ from memhub.errors import UsageError
 from memhub.models import (
     ConversationResult,
     CorrectResult,
+    DigestResult,
     GovernResult,
     HandoffResult,
     HistoryResult,
@@ -170,3 +171,6 @@ class SyncMemoryClient:
 
     def delete(self, memory_id: str, *, user_id: str | None = None) -> None:
         return self._run(self._client.delete(memory_id, user_id=user_id))
+
+    def digest(self, *, mode: str | None = None) -> DigestResult:
+        return self._run(self._client.digest(mode=mode))

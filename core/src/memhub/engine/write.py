@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from memhub.engine.core import Engine
+from memhub.engine.digest import mark_pending
 from memhub.engine.filters import current, scope_filter
 from memhub.engine.hmg import MAX_CONTENT, replace_version
 from memhub.engine.messages import Turn, normalize_messages
@@ -21,7 +22,6 @@ from memhub.models import Decision, WriteResult
 from memhub.providers.types import Candidate, Extractor, Judge, JudgeItem, Message, Neighbour, Verdict
 from memhub.redact import redact
 from memhub.scope import Scope
-from memhub.store.base import Match
 
 CHAT_LAYERS = ("fact", "profile")
 _NEIGHBOURS = 5
@@ -47,6 +47,7 @@ async def add(
     messages: list[Any] | None = None,
     metadata: dict[str, Any] | None = None,
     occurred_at: str | None = None,
+    dual: bool = False,
 ) -> WriteResult:
     if (content is None) == (messages is None):
         raise InvalidInputError("pass exactly one of content= or messages=")
@@ -68,6 +69,8 @@ async def add(
         msgs = [Message(role=t.role, content=t.content, id=r["id"]) for t, r in zip(turns, raw, strict=True)]
         candidates = await extractor.extract(msgs)
         decisions = await _reconcile(engine, scope, candidates, judge, threshold, metadata, occurred_at)
+        if dual:
+            await mark_pending(engine, scope)
         await engine.bump()
     written = [d for d in decisions if d.memory_id]
     return WriteResult(memory_id=raw[0]["id"], extracted_count=len(candidates), commit_passed=bool(written),
@@ -140,7 +143,3 @@ async def _apply(engine, scope, cand: Candidate, action: str, targets: list[str]
     await engine.insert([payload], [cand.text])
     await engine.log(payload["id"], "status", action.lower(), tenant=scope.tenant, after="active")
     return payload["id"]
-
-
-def pending_scope_filter(scope: Scope):
-    return Match("tenant", scope.tenant)

@@ -1,0 +1,115 @@
+"""Dual mode (System 2): ``add`` marks its scope pending; ``digest`` derives L3 items once per scope.
+
+With an LLM, one call per scope turns the scope's current facts and procedures
+into patterns. Offline, a pattern is a theme that recurs across at least
+``MIN_SUPPORT`` memories (a term shared by them), each item citing its evidence.
+Derived items are written, never returned by search unless asked for.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections import defaultdict
+from typing import Any
+
+from memhub.engine.core import Engine
+from memhub.engine.filters import current, scope_filter
+from memhub.engine.records import new_payload, now
+from memhub.ids import new_id
+from memhub.models import DigestResult
+from memhub.scope import Scope
+from memhub.store.base import Match, StoredPoint, Where
+
+MIN_SUPPORT = 3
+SOURCE_LAYERS = ("fact", "profile", "procedure")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.+#-]{2,}|[\u4e00-\u9fff]{2,}")
+_STOP = {"the", "and", "for", "with", "that", "this", "have", "was", "are", "用户", "我们", "一个", "这个", "就是", "已经", "因为", "所以"}
+DIGEST_PROMPT = """Find durable patterns across these memories of one user (habits, recurring needs, stable tendencies).
+Return JSON: {"derived": [{"text": str, "evidence_ids": [ids of the memories that support it]}]}.
+Only patterns supported by at least two memories; write each in the memories' language."""
+
+
+def _pending_id(scope: Scope) -> str:
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, "memhub-pending:" + json.dumps(scope.payload(), sort_keys=True)))
+
+
+async def mark_pending(engine: Engine, scope: Scope) -> None:
+    payload = {"kind": "pending_scope", "scope": scope.payload(), "at": now()}
+    await engine.store.upsert("meta", [StoredPoint(_pending_id(scope), payload)])
+
+
+def _terms(text: str) -> set[str]:
+    terms = set()
+    for word in _WORD.findall(text):
+        if re.match(r"[\u4e00-\u9fff]", word):  # Chinese: character bigrams stand in for words
+            terms.update(word[i : i + 2] for i in range(len(word) - 1))
+        else:
+            terms.add(word.lower())
+    return terms - _STOP
+
+
+def recurring_themes(memories: list[dict[str, Any]], min_support: int = MIN_SUPPORT) -> list[tuple[str, list[str]]]:
+    """``(term, evidence ids)`` for terms shared by ``min_support``+ memories, strongest first.
+
+    A term is dropped when a longer term already covers the same evidence.
+    """
+    support: dict[str, set[str]] = defaultdict(set)
+    for m in memories:
+        for term in _terms(m.get("content", "")):
+            support[term].add(m["id"])
+    themes = sorted(((t, ids) for t, ids in support.items() if len(ids) >= min_support),
+                    key=lambda x: (-len(x[1]), -len(x[0]), x[0]))  # fmt: skip
+    kept: list[tuple[str, list[str]]] = []
+    for term, ids in themes:
+        if not any(ids <= set(k_ids) for _, k_ids in kept):
+            kept.append((term, sorted(ids)))
+    return kept[:5]
+
+
+def _theme_text(term: str, ids: list[str], memories: list[dict[str, Any]]) -> str:
+    zh = any(re.search(r"[\u4e00-\u9fff]", m.get("content", "")) for m in memories)
+    if zh:
+        return f"反复出现的主题：「{term}」（{len(ids)} 条记忆提到）"
+    return f"Recurring theme: '{term}' (mentioned in {len(ids)} memories)"
+
+
+async def digest(engine: Engine, *, llm: Any = None, tenant: str = "local") -> DigestResult:
+    points, _ = await engine.store.scroll("meta", Where(must=(Match("kind", "pending_scope"),)), limit=10_000)
+    derived_ids: list[str] = []
+    for point in points:
+        scope = Scope(**point.payload["scope"])
+        if scope.tenant != tenant:
+            continue
+        async with engine.write_lock:
+            derived_ids += await _digest_scope(engine, scope, llm)
+            await engine.store.delete("meta", [point.id])
+            await engine.bump()
+    return DigestResult(processed=sum(1 for p in points if p.payload["scope"].get("tenant", "local") == tenant),
+                        derived_ids=derived_ids)  # fmt: skip
+
+
+async def _digest_scope(engine: Engine, scope: Scope, llm: Any) -> list[str]:
+    where = scope_filter(scope)
+    points, _ = await engine.store.scroll("memories", current(where, SOURCE_LAYERS), limit=2000)
+    memories = [p.payload for p in points]
+    if llm is not None:
+        listing = "\n".join(f"[{m['id']}] {m['content']}" for m in memories)
+        data = await llm.complete_json(DIGEST_PROMPT, listing)
+        known = {m["id"] for m in memories}
+        found = [(d.get("text", ""), [i for i in d.get("evidence_ids", []) if i in known]) for d in data.get("derived", [])]
+        items = [(text, ids) for text, ids in found if text and ids]
+    else:
+        items = [(_theme_text(t, ids, memories), ids) for t, ids in recurring_themes(memories)]
+    old, _ = await engine.store.scroll("memories", current(where, ("derived",)), limit=1000)
+    for p in old:  # a digest restates the scope's patterns: earlier ones are archived
+        await engine.update(p.payload, {"status": "archived"})
+    payloads = [new_payload(new_id(), text, layer="derived", scope=scope, source="system", evidence=ids)
+                for text, ids in items]  # fmt: skip
+    if payloads:
+        await engine.insert(payloads, [p["content"] for p in payloads])
+    for p in payloads:
+        await engine.log(p["id"], "status", "digest", tenant=scope.tenant, after="active")
+    return [p["id"] for p in payloads]
+
