@@ -106,3 +106,16 @@ async def test_changing_the_embedder_on_an_existing_store_is_a_clear_error(tmp_p
             pass
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(dim=64), cwd=tmp_path) as client:
         assert (await client.recall("a fact")).atoms[0].content == "a fact"
+
+
+async def test_recovery_finishes_an_interrupted_replace_with_its_vectors(tmp_path):
+    """A crash between 'old superseded' and 'new activated' is finished on the next open."""
+    store = tmp_path / "store"
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
+        old = await client.memorize("项目用 PostgreSQL 16 做主数据库")
+        fixed = await client.correct(old.atom_id, "replace", "upgrade", new_content="项目用 PostgreSQL 17 做主数据库")
+        new = await client.engine.get(fixed.new_atom_id, "local")
+        await client.engine.update(new, {"status": "pending"})  # as if killed before phase three
+        assert (await client.recall("PostgreSQL")).atoms == []
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
+        assert [a.atom_id for a in (await client.recall("PostgreSQL")).atoms] == [fixed.new_atom_id]

@@ -2,6 +2,7 @@ import dataclasses
 import time
 
 import pytest
+
 from memhub.redact import Redaction, redact
 
 # Fake credentials are assembled at runtime so secret scanners do not flag this file.

@@ -50,6 +50,8 @@ async def test_sync_client_inside_a_running_loop_is_a_clear_error(tmp_path):
 
 
 def test_second_client_on_the_same_store_names_the_holder(tmp_path):
-    with SyncMemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path):
-        with pytest.raises(memhub.StoreLockedError, match="memhub serve"):
-            SyncMemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path)
+    with (
+        SyncMemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path),
+        pytest.raises(memhub.StoreLockedError, match="memhub serve"),
+    ):
+        SyncMemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path)

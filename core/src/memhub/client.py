@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from memhub.config import Settings
 from memhub.embed.base import Embedder
 from memhub.engine import digest as digest_ops
 from memhub.engine import hmg, read, write
 from memhub.engine.core import Engine
+from memhub.errors import StoreLockedError
 from memhub.models import (
     ConversationResult,
     CorrectResult,
@@ -29,6 +32,11 @@ from memhub.models import (
 from memhub.providers.factory import build_extractor, build_judge
 from memhub.scope import Scope, git_scope
 from memhub.store.base import MemoryStore
+
+if TYPE_CHECKING:
+    from memhub.remote import RemoteClient
+
+_Op = TypeVar("_Op", bound=Callable[..., Any])
 
 
 def build_store(settings: Settings) -> MemoryStore:
@@ -56,6 +64,20 @@ def build_embedder(settings: Settings) -> Embedder:
     return E5Embedder()
 
 
+def _hub_aware(operation: _Op) -> _Op:
+    """Run ``operation`` here, or on the local hub when ``open`` found the store held by one."""
+
+    @functools.wraps(operation)
+    async def run(self: MemoryClient, *args: Any, **kwargs: Any) -> Any:
+        if self._remote is None and not self.engine._opened:
+            await self.open()
+        if self._remote is not None:
+            return await getattr(self._remote, operation.__name__)(*args, **kwargs)
+        return await operation(self, *args, **kwargs)
+
+    return cast(_Op, run)
+
+
 class MemoryClient:
     """Long-term memory for an agent, async.
 
@@ -71,6 +93,18 @@ class MemoryClient:
         embed / llm / jev: injected providers (skip key checks).
         store: an injected ``MemoryStore`` (e.g. ``QdrantServerStore``).
         cwd: where to infer the git scope from (default: the working directory).
+        engine: an ``Engine`` shared with other clients (the REST service keeps one per
+            store and a light client per tenant); its owner opens and closes it.
+        scope: the default scope of every call; given, nothing is inferred from git.
+
+    The local hub: Qdrant Edge allows one process per store. When another process
+    holds this client's ``storage_dir`` and that process is a running hub
+    (``memhub serve``, which writes ``<storage_dir>/hub.json``), ``open()`` connects
+    to the hub instead of failing, and every method runs there through a
+    :class:`memhub.remote.RemoteClient` with this client's default scope (so memories
+    still carry the git checkout's repository and branch). The hub's own embedder and
+    models are used then; injected ones are not. Without a live hub, ``open()``
+    raises ``StoreLockedError`` naming the holder.
     """
 
     def __init__(
@@ -84,6 +118,8 @@ class MemoryClient:
         *,
         store: MemoryStore | None = None,
         cwd: str | Path | None = None,
+        engine: Engine | None = None,
+        scope: Scope | None = None,
     ) -> None:
         overrides = {"mode": mode, "storage_dir": str(storage_dir) if storage_dir else None}
         if settings is None:
@@ -91,23 +127,42 @@ class MemoryClient:
         elif any(v is not None for v in overrides.values()):
             settings = settings.model_copy(update={k: v for k, v in overrides.items() if v is not None})
         self.settings = settings
-        self.engine = Engine(store or build_store(settings), embed or build_embedder(settings))
+        self._owns_engine = engine is None
+        self.engine = engine or Engine(store or build_store(settings), embed or build_embedder(settings))
         self._llm, self._jev = llm, jev
         self._roles: tuple | None = None
-        # The checkout's repository and branch bound what is recalled; its folder does
-        # not (two clones of one repository share their memories).
-        inferred = {k: v for k, v in git_scope(cwd).items() if k != "workspace"}
-        self.scope = Scope(tenant=settings.tenant, app_id=settings.default_app_id).with_(**inferred)
+        if scope is None:
+            # The checkout's repository and branch bound what is recalled; its folder does
+            # not (two clones of one repository share their memories).
+            inferred = {k: v for k, v in git_scope(cwd).items() if k != "workspace"}
+            scope = Scope(tenant=settings.tenant, app_id=settings.default_app_id).with_(**inferred)
+        self.scope = scope
         self._open_lock = asyncio.Lock()
+        self._remote: RemoteClient | None = None
 
     async def open(self) -> MemoryClient:
-        """Open the store (done on first use; call it to surface errors early)."""
+        """Open the store (done on first use; call it to surface errors early).
+
+        A store held by a running local hub is reached through the hub (see the class docstring).
+        """
         async with self._open_lock:
-            await self.engine.open()
+            if self._remote is None:
+                try:
+                    await self.engine.open()
+                except StoreLockedError:
+                    from memhub.remote import connect_hub  # httpx is imported only for a hub
+
+                    self._remote = await connect_hub(getattr(self.engine.store, "path", None), self.scope)
+                    if self._remote is None:
+                        raise
         return self
 
     async def aclose(self) -> None:
-        await self.engine.close()
+        if self._remote is not None:
+            remote, self._remote = self._remote, None
+            await remote.aclose()
+        elif self._owns_engine:
+            await self.engine.close()
 
     async def __aenter__(self) -> MemoryClient:
         return await self.open()
@@ -128,6 +183,7 @@ class MemoryClient:
 
     # -- HMG operations ---------------------------------------------------------------
 
+    @_hub_aware
     async def memorize(
         self,
         content: str,
@@ -147,6 +203,7 @@ class MemoryClient:
         return await hmg.memorize(self.engine, content, s, epistemic=epistemic, polarity=polarity,
                                   source=source, metadata=metadata)  # fmt: skip
 
+    @_hub_aware
     async def recall(self, query: str, *, limit: int = 10, **scope: str | None) -> RecallResult:
         """Hybrid search (dense + BM25, RRF) over current, visible memories of the scope.
 
@@ -155,6 +212,7 @@ class MemoryClient:
         s = await self._ready(**scope)
         return await hmg.recall(self.engine, query, s, limit=limit)
 
+    @_hub_aware
     async def correct(
         self, target_atom: str, action: str, reason: str, new_content: str | None = None, **scope: str | None
     ) -> CorrectResult:
@@ -162,6 +220,7 @@ class MemoryClient:
         s = await self._ready(**scope)
         return await hmg.correct(self.engine, target_atom, action, reason, s, new_content)
 
+    @_hub_aware
     async def govern(
         self, target_atom: str, action: str, reason: str, lesson_content: str | None = None, **scope: str | None
     ) -> GovernResult:
@@ -169,25 +228,30 @@ class MemoryClient:
         s = await self._ready(**scope)
         return await hmg.govern(self.engine, target_atom, action, reason, s, lesson_content)
 
+    @_hub_aware
     async def handoff(self, summary: str, **scope: str | None) -> HandoffResult:
         """Leave a summary for the next session of this scope."""
         s = await self._ready(**scope)
         return await hmg.handoff(self.engine, summary, s)
 
+    @_hub_aware
     async def session_context(self, **scope: str | None) -> SessionContext:
         """The latest handoff first, then the scope's ``necessary`` constraints."""
         s = await self._ready(**scope)
         return await hmg.session_context(self.engine, s)
 
+    @_hub_aware
     async def history(self, atom_id: str, **scope: str | None) -> HistoryResult:
         """The audit trail of one memory: current state, relations and every step with its reason."""
         s = await self._ready(**scope)
         return await hmg.history(self.engine, atom_id, s)
 
+    @_hub_aware
     async def stats(self, **scope: str | None) -> Stats:
         s = await self._ready(**scope)
         return await hmg.stats(self.engine, s.tenant)
 
+    @_hub_aware
     async def purge(self) -> None:
         """Rewrite the store so that sealed and tombstoned content is physically gone from disk."""
         await self._ready()
@@ -195,6 +259,7 @@ class MemoryClient:
 
     # -- MemHub operations ------------------------------------------------------------
 
+    @_hub_aware
     async def add(
         self,
         content: str | None = None,
@@ -222,6 +287,7 @@ class MemoryClient:
                                messages=messages, metadata=metadata, occurred_at=occurred_at,
                                dual=self.settings.mode == "dual")  # fmt: skip
 
+    @_hub_aware
     async def search(
         self,
         query: str,
@@ -242,6 +308,7 @@ class MemoryClient:
                                  procedure_min_score=procedure_min_score, derived_context_limit=derived,
                                  filters=filters)  # fmt: skip
 
+    @_hub_aware
     async def search_conversation(
         self, query: str, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
         session_id: str | None = None, limit: int = 10,
@@ -250,10 +317,12 @@ class MemoryClient:
         s = await self._ready(user_id=user_id, agent_id=agent_id, session_id=session_id)
         return await read.search_conversation(self.engine, query, s, app_ids=app_ids, limit=limit)
 
+    @_hub_aware
     async def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:
         s = await self._ready(user_id=user_id)
         return await read.get(self.engine, memory_id, s)
 
+    @_hub_aware
     async def list(
         self, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
         include_history: bool = False, limit: int = 1000,
@@ -262,16 +331,19 @@ class MemoryClient:
         s = await self._ready(user_id=user_id, agent_id=agent_id)
         return await read.list_memories(self.engine, s, app_ids=app_ids, include_history=include_history, limit=limit)
 
+    @_hub_aware
     async def update(self, memory_id: str, content: str, *, user_id: str | None = None) -> str:
         """Write a new version; returns its id (the old one stays in the evolution chain)."""
         s = await self._ready(user_id=user_id)
         return await read.update(self.engine, memory_id, content, s)
 
+    @_hub_aware
     async def delete(self, memory_id: str, *, user_id: str | None = None) -> None:
         """Archive the current version (use ``govern`` to erase content)."""
         s = await self._ready(user_id=user_id)
         await read.delete(self.engine, memory_id, s)
 
+    @_hub_aware
     async def digest(self, *, mode: str | None = None) -> DigestResult:
         """Dual mode: derive L3 patterns for every scope written since the last digest (once each).
 

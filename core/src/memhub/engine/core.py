@@ -15,9 +15,9 @@ from typing import Any
 
 from memhub.embed.base import Embedder
 from memhub.embed.bm25 import Bm25Encoder
+from memhub.engine.records import now
 from memhub.errors import ConflictError, EmbedderMismatchError, NotFoundError
 from memhub.ids import from_point_id, to_point_id
-from memhub.engine.records import now
 from memhub.store.base import Match, MemoryStore, StoredPoint, Where
 
 _META_ID = str(uuid.UUID(int=1))
@@ -83,7 +83,9 @@ class Engine:
             old_id = point.payload.get("supersedes")
             old = await self.store.retrieve("memories", [to_point_id(old_id)]) if old_id else []
             if old and old[0].payload.get("superseded_by") == point.payload["id"]:
-                await self.store.upsert("memories", [StoredPoint(point.id, {**point.payload, "status": "active"})])
+                full = (await self.store.retrieve("memories", [point.id], with_vectors=True))[0]
+                full.payload = {**full.payload, "status": "active"}
+                await self.store.upsert("memories", [full])  # an upsert replaces vectors too: keep them
             else:
                 await self.store.delete("memories", [point.id])
 
@@ -113,10 +115,14 @@ class Engine:
         found = await self.store.retrieve("memories", [to_point_id(i) for i in atom_ids])
         return [p.payload for p in found]
 
-    async def insert(self, payloads: Sequence[dict[str, Any]], vector_texts: Sequence[str | None]) -> None:
-        """Store new memories; a ``None`` vector text stores the record without vectors."""
+    async def insert(self, payloads: Sequence[dict[str, Any]], vector_texts: Sequence[str | None],
+                     vectors: Sequence[list[float]] | None = None) -> None:  # fmt: skip
+        """Store new memories; a ``None`` vector text stores the record without vectors.
+
+        ``vectors`` (one per non-empty text) skips embedding when the caller has them already.
+        """
         texts = [t for t in vector_texts if t]
-        dense = iter(await self.embedder.embed_passages(texts))
+        dense = iter(vectors if vectors is not None else await self.embedder.embed_passages(texts))
         points = []
         for payload, text in zip(payloads, vector_texts, strict=True):
             vec = next(dense) if text else None

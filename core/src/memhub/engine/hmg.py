@@ -20,8 +20,8 @@ from memhub.models import (
     HistoryResult,
     HistoryStep,
     MemorizeResult,
-    RecallResult,
     RecalledAtom,
+    RecallResult,
     Relations,
     SessionContext,
     Stats,
@@ -51,13 +51,16 @@ def _reason(reason: str | None) -> str:
     return redact(reason.strip()).text
 
 
-async def find_duplicate(engine: Engine, text: str, scope: Scope, layers=RECALL_LAYERS) -> str | None:
-    """An active memory in the same scope saying the same thing (exact or near)."""
+async def find_duplicate(engine: Engine, text: str, vector: list[float], scope: Scope,
+                         layers=RECALL_LAYERS) -> str | None:  # fmt: skip
+    """An active memory in the same scope saying the same thing (exact or near).
+
+    ``vector`` is the text's passage embedding (the one it would be stored with).
+    """
     where = current(scope_filter(scope), layers)
     exact, _ = await engine.store.scroll("memories", where.and_(Match("content_hash", content_hash(text))), limit=1)
     if exact:
         return exact[0].payload["id"]
-    vector = await engine.embedder.embed_query(text)
     for hit in await engine.store.dense_query(vector, where, limit=3):
         if is_near_duplicate(text, hit.point.payload.get("content", ""), hit.score):
             return hit.point.payload["id"]
@@ -80,15 +83,16 @@ async def memorize(
         raise InvalidInputError(f"epistemic must be one of {_EPISTEMIC}, not {epistemic!r}")
     if polarity is not None and polarity not in ("positive", "negative"):
         raise InvalidInputError("polarity must be 'positive' or 'negative'")
+    vector = (await engine.embedder.embed_passages([text]))[0]
     async with engine.write_lock:
-        duplicate = await find_duplicate(engine, text, scope)
+        duplicate = await find_duplicate(engine, text, vector, scope)
         if duplicate:
             dup = await engine.get(duplicate, scope.tenant)
             return MemorizeResult(atom_id=duplicate, effect="no_op", epistemic=dup["epistemic"],
                                   polarity=dup["polarity"], redacted=kinds, duplicate_of=duplicate)  # fmt: skip
         payload = new_payload(new_id(), text, layer=layer, scope=scope, source=source,
                               epistemic=epistemic, polarity=polarity, metadata=metadata)  # fmt: skip
-        await engine.insert([payload], [text])
+        await engine.insert([payload], [text], [vector])
         await engine.log(payload["id"], "status", "memorize", tenant=scope.tenant, after="active")
         await engine.bump()
     return MemorizeResult(atom_id=payload["id"], effect="applied", epistemic=payload["epistemic"],
@@ -154,8 +158,8 @@ async def correct(
         return CorrectResult(atom_id=target_atom, action=action, effect="applied", status=old["status"], epistemic=after)
 
 
-async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, action: str,
-                          layer: str | None = None, extra: dict | None = None) -> dict:  # fmt: skip
+async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, action: str, layer: str | None = None,
+                          extra: dict | None = None, vector: list[float] | None = None) -> dict:  # fmt: skip
     """Write a new version of ``old`` so that a chain never has two active versions.
 
     Two phases, safe against a crash at any point: the new version is written as
@@ -170,7 +174,7 @@ async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, 
         chain_root=old.get("chain_root", old["id"]), version=int(old.get("version", 1)) + 1,
         status="pending", supersedes=old["id"], metadata=old.get("metadata"), **(extra or {}),
     )  # fmt: skip
-    await engine.insert([new], [extra.get("vector_text") if extra and extra.get("vector_text") else text])
+    await engine.insert([new], [text], [vector] if vector is not None else None)
     try:
         await engine.update(old, {"status": "superseded", "superseded_by": new["id"]})
     except BaseException:

@@ -10,7 +10,14 @@ from memhub.engine.filters import current, scope_filter
 from memhub.engine.hmg import clean_content, hybrid, replace_version
 from memhub.engine.records import GOVERNED, shown_content
 from memhub.errors import InvalidInputError, NotFoundError
-from memhub.models import ConversationResult, ConversationTurn, MemoryGroups, MemoryItem, Procedure, SearchResult
+from memhub.models import (
+    ConversationResult,
+    ConversationTurn,
+    MemoryGroups,
+    MemoryItem,
+    Procedure,
+    SearchResult,
+)
 from memhub.scope import Scope
 from memhub.store.base import Match, MatchAny, Where
 

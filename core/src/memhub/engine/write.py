@@ -19,7 +19,15 @@ from memhub.engine.text import content_hash
 from memhub.errors import InvalidInputError
 from memhub.ids import new_id
 from memhub.models import Decision, WriteResult
-from memhub.providers.types import Candidate, Extractor, Judge, JudgeItem, Message, Neighbour, Verdict
+from memhub.providers.types import (
+    Candidate,
+    Extractor,
+    Judge,
+    JudgeItem,
+    Message,
+    Neighbour,
+    Verdict,
+)
 from memhub.redact import redact
 from memhub.scope import Scope
 
@@ -88,11 +96,13 @@ async def _store_raw(engine: Engine, turns: list[Turn], scope: Scope, metadata, 
     return payloads
 
 
-async def _neighbours(engine: Engine, scope: Scope, candidates: list[Candidate], floor: float) -> list[list[Neighbour]]:
+async def _neighbours(engine: Engine, scope: Scope, candidates: list[Candidate],
+                      floor: float) -> tuple[list[list[Neighbour]], list[list[float]]]:  # fmt: skip
     where = current(scope_filter(scope), CHAT_LAYERS)
     out = []
-    for cand in candidates:
-        vector = await engine.embedder.embed_query(cand.text)
+    # passage-to-passage: a candidate is compared with memories as what it will become
+    vectors = await engine.embedder.embed_passages([c.text for c in candidates])
+    for cand, vector in zip(candidates, vectors, strict=True):
         hits = await engine.store.dense_query(vector, where, limit=_NEIGHBOURS)
         near = []
         for h in hits:
@@ -103,13 +113,14 @@ async def _neighbours(engine: Engine, scope: Scope, candidates: list[Candidate],
                 near.append(Neighbour(id=h.point.payload["id"], content=h.point.payload["content"],
                                       score=round(score, 4), layer=h.point.payload["layer"]))  # fmt: skip
         out.append(near)
-    return out
+    return out, vectors
 
 
 async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occurred_at) -> list[Decision]:
     candidates = [c.model_copy(update={"text": redact(c.text).text}) for c in candidates if c.text.strip()]
     free = getattr(judge, "free", False)
-    neighbours = await _neighbours(engine, scope, candidates, min(threshold, _FREE_JUDGE_FLOOR) if free else threshold)
+    floor = min(threshold, _FREE_JUDGE_FLOOR) if free else threshold
+    neighbours, vectors = await _neighbours(engine, scope, candidates, floor) if candidates else ([], [])
     to_judge = [i for i, n in enumerate(neighbours) if n]
     verdicts: dict[int, Verdict] = {i: Verdict(action="ADD") for i in range(len(candidates))}
     if to_judge:  # all candidates of one write in one judge call
@@ -122,13 +133,14 @@ async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occu
         verdict = verdicts[i]
         known = {n.id for n in neighbours[i]}
         targets = [t for t in verdict.targets if t in known]  # a judge cannot point outside what it was shown
-        memory_id = await _apply(engine, scope, cand, verdict.action, targets, metadata, occurred_at)
+        memory_id = await _apply(engine, scope, cand, vectors[i], verdict.action, targets, metadata, occurred_at)
         decisions.append(Decision(action=verdict.action, update_type=verdict.update_type, targets=targets,
                                   candidate=cand.text, memory_id=memory_id))  # fmt: skip
     return decisions
 
 
-async def _apply(engine, scope, cand: Candidate, action: str, targets: list[str], metadata, occurred_at) -> str | None:
+async def _apply(engine, scope, cand: Candidate, vector: list[float], action: str, targets: list[str],
+                 metadata, occurred_at) -> str | None:  # fmt: skip
     extra = {"evidence": cand.source_ids or None, "proactive": cand.proactive or None, "occurred_at": occurred_at}
     if action in ("NOOP", "INVALID", "RAW_ONLY"):
         return None
@@ -136,10 +148,15 @@ async def _apply(engine, scope, cand: Candidate, action: str, targets: list[str]
         old = await engine.get(targets[0], scope.tenant)
         if old["status"] == "active":
             new = await replace_version(engine, old, cand.text, "superseded by a newer statement", action="override",
-                                        layer=cand.layer, extra=extra)  # fmt: skip
+                                        layer=cand.layer, extra=extra, vector=vector)  # fmt: skip
+            for other in await engine.get_many(targets[1:]):  # the same attribute stated twice before
+                if other["status"] == "active":
+                    await engine.update(other, {"status": "superseded", "superseded_by": new["id"]})
+                    await engine.log(other["id"], "status", "override", tenant=scope.tenant, before="active",
+                                     after="superseded", reason="superseded by a newer statement", related=new["id"])  # fmt: skip
             return new["id"]
     payload = new_payload(new_id(), cand.text, layer=cand.layer, scope=scope, source="user", metadata=metadata,
                           related=targets or None, **extra)  # fmt: skip
-    await engine.insert([payload], [cand.text])
+    await engine.insert([payload], [cand.text], [vector])
     await engine.log(payload["id"], "status", action.lower(), tenant=scope.tenant, after="active")
     return payload["id"]

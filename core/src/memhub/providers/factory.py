@@ -26,7 +26,11 @@ def build_judge(settings: Settings, jev: Any = None, llm: Any = None) -> Judge:
         return _llm_roles().LLMJudge(llm)
     if settings.jev_api_key or settings.llm_api_key:
         roles = _llm_roles()
-        return roles.LLMJudge(roles.OpenAICompatibleLLM.from_settings(settings, "jev" if settings.jev_api_key else "llm"))
+        return roles.LLMJudge(
+            roles.OpenAICompatibleLLM.from_settings(
+                settings, "jev" if settings.jev_api_key else "llm"
+            )
+        )
     from memhub.providers.heuristic import HeuristicJudge
 
     return HeuristicJudge()

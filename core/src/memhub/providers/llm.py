@@ -46,7 +46,9 @@ class OpenAICompatibleLLM:
             raise ImportError('install "memhub[openai]" to use OpenAICompatibleLLM') from err
         self._openai, self._tenacity = openai, tenacity
         # retries are ours (tenacity), so the SDK's own are off
-        self._client = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+        self._client = openai.AsyncOpenAI(
+            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0
+        )
         self.model = model
         self.max_attempts, self.max_wait, self.backoff = max_attempts, max_wait, backoff
         self.calls = 0
@@ -56,7 +58,11 @@ class OpenAICompatibleLLM:
         """``role`` is ``llm`` or ``jev``; the judge falls back to the llm_* keys."""
         model = getattr(settings, f"{role}_model", None) or settings.llm_model
         base_url = getattr(settings, f"{role}_base_url", None) or settings.llm_base_url
-        return cls(model, api_key=settings.secret(f"{role}_api_key") or settings.secret("llm_api_key"), base_url=base_url)
+        return cls(
+            model,
+            api_key=settings.secret(f"{role}_api_key") or settings.secret("llm_api_key"),
+            base_url=base_url,
+        )
 
     def _transient(self, err: BaseException) -> bool:
         o = self._openai
@@ -78,7 +84,10 @@ class OpenAICompatibleLLM:
                     self.calls += 1
                     response = await self._client.chat.completions.create(
                         model=self.model,
-                        messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+                        messages=[
+                            {"role": "system", "content": system},
+                            {"role": "user", "content": user},
+                        ],
                         response_format={"type": "json_object"},
                         temperature=0,
                     )

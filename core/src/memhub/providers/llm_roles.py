@@ -86,4 +86,7 @@ class LLMJudge:
         except (ValidationError, TypeError, ValueError, AttributeError) as err:
             raise ProviderError(f"the judge returned malformed verdicts: {err}") from err
         # A verdict the model forgot is treated as ADD: never lose a candidate silently.
-        return [by_index.get(i, Verdict(action="ADD", reason="no verdict returned")) for i in range(len(items))]
+        return [
+            by_index.get(i, Verdict(action="ADD", reason="no verdict returned"))
+            for i in range(len(items))
+        ]

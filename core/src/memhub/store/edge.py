@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import qdrant_edge as qe
 
 from memhub.errors import EmbedderMismatchError, MemHubError
@@ -40,7 +41,10 @@ _PAYLOAD_ONLY = "_none"  # Edge wants at least one vector; events and meta never
 
 def _condition(c) -> object:
     if isinstance(c, Match):
-        return qe.FieldCondition(c.key, match=qe.MatchValue(c.value))
+        # The binding reads a Python bool as the integer 1/0 (so it would match 1, never
+        # true); numpy.bool_ is not an int and arrives as a real bool.
+        value = np.bool_(c.value) if isinstance(c.value, bool) else c.value
+        return qe.FieldCondition(c.key, match=qe.MatchValue(value))
     if isinstance(c, MatchAny):
         return qe.FieldCondition(c.key, match=qe.MatchAny(list(c.values)))
     if isinstance(c, IsEmpty):

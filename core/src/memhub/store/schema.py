@@ -25,13 +25,19 @@ INDEXES: dict[Collection, IndexSpec] = {
             "branch",
             "content_hash",
             "chain_root",
+            # LangGraph store items (memhub-langgraph): layer "item" / "item_text".
+            "ns_prefixes",
+            "item",
         ),
         integer=("rev",),
-        datetime=("created_at",),
+        datetime=("created_at", "expires_at"),
     ),
     "events": IndexSpec(keyword=("atom_id", "kind", "tenant"), datetime=("at",)),
     "meta": IndexSpec(),
     # LangGraph checkpointer (memhub-langgraph); payload only.
-    "checkpoints": IndexSpec(keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id")),
+    "checkpoints": IndexSpec(
+        keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id", "kind", "run_id"),
+        integer=("seq",),
+    ),
     "checkpoint_writes": IndexSpec(keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "task_id")),
 }

@@ -1,0 +1,232 @@
+"""The ``memhub`` command (also installed as ``hmg``): parser, dispatch and exit codes.
+
+One process per command, so each invocation is one ``asyncio.run``. Commands live in
+the modules of ``COMMAND_MODULES``; each exposes ``register(add: AddCommand) -> None``
+and calls ``add(name, handler, summary)`` once per command, which returns the command's
+``ArgumentParser`` (already carrying the global options) to add arguments to::
+
+    def register(add: AddCommand) -> None:
+        parser = add("get", _get, "show one memory")
+        parser.add_argument("atom_id")
+
+    async def _get(inv: Invocation) -> int | None:
+        client = await inv.client()
+        inv.emit(await client.get(inv.args.atom_id, **inv.scope), render.atom)
+
+A handler returns ``None`` (exit 0) or an exit code, and raises ``MemHubError`` for
+failures: ``main`` maps them to one line on stderr and an exit code (``exit_code``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import traceback
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+
+from memhub.cli import hmg_commands, render
+from memhub.client import MemoryClient
+from memhub.errors import (
+    ConflictError,
+    InvalidInputError,
+    InvalidTransitionError,
+    MemHubError,
+    NotFoundError,
+    StoreLockedError,
+    UsageError,
+)
+from memhub.scope import SCOPE_KEYS
+
+if TYPE_CHECKING:
+    from memhub.embed.base import Embedder
+
+PROG = "memhub"
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_NOT_FOUND = 3
+EXIT_INVALID_TRANSITION = 4
+EXIT_STORE_LOCKED = 5
+EXIT_INTERRUPTED = 130
+
+_EXIT_CODES: tuple[tuple[type[MemHubError], int], ...] = (
+    (InvalidInputError, EXIT_USAGE),
+    (UsageError, EXIT_USAGE),
+    (NotFoundError, EXIT_NOT_FOUND),
+    (InvalidTransitionError, EXIT_INVALID_TRANSITION),
+    (ConflictError, EXIT_INVALID_TRANSITION),
+    (StoreLockedError, EXIT_STORE_LOCKED),
+)
+
+M = TypeVar("M")
+Handler = Callable[["Invocation"], Awaitable[int | None]]
+AddCommand = Callable[[str, Handler, str], argparse.ArgumentParser]
+
+# The registration point: a module here exposes ``register(add: AddCommand) -> None``.
+COMMAND_MODULES: list[ModuleType] = [hmg_commands]
+
+
+def exit_code(err: MemHubError) -> int:
+    """The process exit code for a memhub error (1 for kinds without their own)."""
+    return next((code for kind, code in _EXIT_CODES if isinstance(err, kind)), EXIT_ERROR)
+
+
+def _embedder_for_tests() -> Embedder | None:
+    """For tests only: ``MEMHUB_TEST_EMBEDDER=hash`` uses the deterministic ``HashEmbedder``.
+
+    It keeps CLI tests fast and offline; a store built with it cannot be read with
+    the default embedder (``EmbedderMismatchError``), so never set it for real use.
+    """
+    choice = os.environ.get("MEMHUB_TEST_EMBEDDER")
+    if not choice:
+        return None
+    if choice != "hash":
+        raise UsageError(f"MEMHUB_TEST_EMBEDDER must be 'hash', not {choice!r}")
+    from memhub.testing import HashEmbedder
+
+    return HashEmbedder()
+
+
+@dataclass
+class Invocation:
+    """What a handler gets: the parsed arguments, the output, and the client on first use."""
+
+    args: argparse.Namespace
+    _client: MemoryClient | None = field(default=None, repr=False)
+
+    @property
+    def json(self) -> bool:
+        return bool(getattr(self.args, "json", False))
+
+    @property
+    def scope(self) -> dict[str, str]:
+        """The scope overrides given on the command line (``*`` widens a read)."""
+        return {k: v for k in SCOPE_KEYS if (v := getattr(self.args, k, None)) is not None}
+
+    async def client(self) -> MemoryClient:
+        """The client, opened on first use (so a locked or mismatched store fails here)."""
+        if self._client is None:
+            client = MemoryClient(
+                storage_dir=getattr(self.args, "storage_dir", None), embed=_embedder_for_tests()
+            )
+            self._client = await client.open()
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    def emit(self, result: M, view: Callable[[M], str]) -> None:
+        """Print ``result``: JSON with ``--json``, else the human ``view`` of it."""
+        print(render.to_json(result) if self.json else view(result))  # type: ignore[arg-type]
+
+    def confirm(self, question: str) -> bool:
+        """Ask ``question`` on the terminal; a non-terminal stdin is refused (pass ``--yes``)."""
+        if not sys.stdin.isatty():
+            raise UsageError("stdin is not a terminal, so nobody can confirm: pass --yes")
+        print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
+        return sys.stdin.readline().strip().lower() in ("y", "yes")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # argparse would print the usage block and sys.exit(2); we want one line and a code.
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _version() -> str:
+    try:
+        return version("memhub")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _global_options() -> argparse.ArgumentParser:
+    """Options every command accepts, before or after its name.
+
+    Their default is SUPPRESS so a subcommand that was not given one does not
+    overwrite the value given before the subcommand.
+    """
+    common = _Parser(add_help=False, argument_default=argparse.SUPPRESS)
+    opts = common.add_argument_group("global options")
+    opts.add_argument("--storage-dir", metavar="DIR", help="the embedded store's folder")
+    opts.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="print results as JSON"
+    )
+    for key in SCOPE_KEYS:
+        opts.add_argument(
+            f"--{key.replace('_', '-')}",
+            dest=key,
+            metavar=key.split("_")[0].upper(),
+            help=f"scope override for {key}"
+            + ("; '*' widens a read" if key in ("workspace", "repository", "branch") else ""),
+        )
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser: global options, then every command of ``COMMAND_MODULES``."""
+    common = _global_options()
+    parser = _Parser(
+        prog=PROG,
+        parents=[common],
+        description="Long-term memory for AI agents (also installed as `hmg`).",
+        epilog="exit codes: 0 ok, 1 error, 2 usage, 3 not found, "
+        "4 invalid transition or conflict, 5 store locked",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    commands = parser.add_subparsers(title="commands", dest="command", metavar="COMMAND")
+
+    def add(name: str, handler: Handler, summary: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, parents=[common], help=summary, description=summary)
+        sub.set_defaults(handler=handler)
+        return sub
+
+    for module in COMMAND_MODULES:
+        module.register(add)
+    return parser
+
+
+def _fail(err: BaseException, code: int) -> int:
+    if os.environ.get("MEMHUB_DEBUG") == "1":
+        traceback.print_exception(err)
+    message = " ".join(str(err).split()) or type(err).__name__
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return code
+
+
+async def _run(handler: Handler, inv: Invocation) -> int | None:
+    try:
+        return await handler(inv)
+    finally:
+        await inv.aclose()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return its exit code (the console scripts pass it to ``sys.exit``)."""
+    parser = build_parser()
+    try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as done:  # --help, --version
+            return done.code if isinstance(done.code, int) else EXIT_OK
+        handler: Any = getattr(args, "handler", None)
+        if handler is None:
+            parser.print_help(sys.stderr)
+            return EXIT_USAGE
+        return asyncio.run(_run(handler, Invocation(args))) or EXIT_OK
+    except MemHubError as err:
+        return _fail(err, exit_code(err))
+    except OSError as err:  # e.g. an unwritable storage dir: a message, not a traceback
+        return _fail(err, EXIT_ERROR)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED

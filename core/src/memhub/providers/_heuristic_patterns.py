@@ -1,0 +1,428 @@
+"""Data for the offline heuristic extractor and judge: cue regexes, lexicons and the
+attribute table, Chinese and English side by side.
+
+The attribute table is the judge's core. Each row names one attribute of the user or
+the project (residence, employer, favourite X, a product's version, a meeting's time...)
+and lists regexes with a named ``value`` group (and optionally a ``slot`` group, which
+says *which* favourite, product or meeting). Two statements that fill the same attribute
+and slot with different values conflict; see ``heuristic._compare_attributes``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+CJK = "\u4e00-\u9fff"
+_I = re.IGNORECASE
+
+
+def _names(words: str) -> set[str]:
+    return set(words.split("|"))
+
+
+def _rx(*alternatives: str, flags: int = 0) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{a})" for a in alternatives), flags)
+
+
+# -- Sentence classes ----------------------------------------------------------------
+
+# Matched against the punctuation-free, lower-cased clause: any run of these tokens is
+# small talk ("好的记住了", "okthanks", "哈哈哈").
+CHITCHAT = re.compile(
+    r"^(?:你好|您好|嗨|哈喽|哈啰|早上好|晚上好|早安|晚安|再见|拜拜|谢谢你?|谢啦|多谢|感谢|"
+    r"好的|好吧|好哒|好|行|可以|嗯+|哦+|噢|喔|啊+|对的|对|是的|没错|收到|明白了?|知道了|懂了|"
+    r"了解|记住了|记下了|我明白了|我知道了|没问题|不客气|辛苦了|哈+|呵+|嘿+|嘻+|厉害|太棒了|"
+    r"真棒|不错|很好|你说得对|有道理|原来如此|继续|加油|"
+    r"hi|hello|hey|yo|bye|goodbye|goodnight|goodmorning|morning|thanks|thank|you|thx|ty|"
+    r"okay|ok|kk|k|sure|yes|yeah|yep|yup|nope|nah|no|cool|nice|great|awesome|perfect|fine|"
+    r"alright|right|exactly|gotit|noted|isee|makessense|soundsgood|lol|(?:ha)+h?|wow|oh|ah|"
+    r"hm+|np|noproblem|welcome|youre|very|much|so|good|thats|that|it|its|s|all)+$"
+)
+FILLER_PREFIX = _rx(
+    r"^(?:好的|好吧|好|嗯+|哦+|噢|啊|哈+|呵+|嘿+|对的|对|是的|没错|行|收到|明白了?|知道了|懂了|"
+    r"谢谢你?|多谢|感谢|你好|您好|嗨|哈喽)(?:[\s，,。.!！~、]+|$)",
+    r"^(?:ok(?:ay)?|sure|yes|yeah|yep|well|so|oh|hi|hello|hey|thanks|thank\s+you|great|cool|"
+    r"nice|alright|right|got\s+it)\b[\s,.!~]*",
+    flags=_I,
+)
+# "记住：我对花生过敏" / "remember that I like tea": the instruction wraps a statement.
+MEMORY_PREFIX = _rx(
+    r"^(?:请|麻烦)?你?(?:帮我)?(?:记住|记一下|记下|记好)(?:一下)?[:：，,\s]*",
+    r"^(?:please\s+)?(?:remember|note|keep\s+in\s+mind)(?:\s+that)?[:,\s]+",
+    flags=_I,
+)
+COMMAND = _rx(
+    r"^(?:请(?!问)|请问|麻烦|帮我|帮忙|帮个忙|给我|替我|你(?:帮|给|来|去|先|再)|能不能帮|能帮|可以帮|"
+    r"能否|总结一?下|翻译|解释一下|写(?:一)?(?:个|段|篇|下)|生成|列出|查一下|查查|搜一下|搜索|"
+    r"打开|运行|执行|看看|看一下|告诉我|说说|讲讲|介绍一下|分析一下|改一下|优化一下|重写|继续|"
+    r"重试|再来|我想问|想请教|问一下|我想知道|推荐一下|推荐几)",
+    r"^(?:please|pls|plz|kindly|can\s+you|could\s+you|would\s+you|will\s+you|help\s+me|write|"
+    r"summari[sz]e|translate|explain|list|show\s+me|tell\s+me|give\s+me|generate|create|"
+    r"make\s+(?:me|a|an)|find|search|look\s+up|fix|refactor|rewrite|draft|describe|continue|"
+    r"go\s+ahead|try\s+again|let\s+me\s+know|i\s+want\s+to\s+ask|i\s+wonder|"
+    r"i\s+have\s+a\s+question)\b",
+    flags=_I,
+)
+QUESTION = _rx(
+    r"[吗呢么嘛][\s~]*$",
+    r"什么(?![都也])|怎么|怎样|为什么|为啥|哪(?!怕)|谁(?![都也])|几点|几个|几号|多少|是不是|能不能|"
+    r"可不可以|有没有|要不要|会不会|对不对|好不好|行不行|是否|如何",
+    r"^(?:what|how|why|where|who|whom|which|whose|when)(?:'s|\s+(?:is|are|was|were|do|does|did|"
+    r"can|could|should|would|will|have|has|about|if|many|much|long|often|old|to)\b)",
+    r"^(?:do|does|did|is|are|was|were|can|could|would|should|will|shall|may|have|has|am)\s+"
+    r"(?:you|i|we|it|they|he|she|there|my|your|this|that)\b",
+    flags=_I,
+)
+# A subject that points back to something the candidate does not name.
+PRONOUN_SUBJECT = _rx(
+    r"^(?:它们?|他们?|她们?)",
+    r"^(?:这|那)(?:个|些|样)?(?=[是就也都还很太比更不没换改用能会可要挺真好在被把的]|$)",
+    r"^(?:it|it's|they|they're|he|he's|she|she's|this's|that's)\b",
+    r"^(?:this|that|these|those)(?:\s+one)?(?=\s+(?:is|was|are|were|will|should|works?|looks?|"
+    r"seems?|sounds?|has|had|got|became|broke|failed|changed|moved)\b|\s*$)",
+    flags=_I,
+)
+
+# -- Layer and time cues ---------------------------------------------------------------
+
+PROFILE_CUE = _rx(
+    r"我叫|我的名字|叫我|我是(?!说|在|不是)|我(?:现在|目前)?住|我家在|我老家|我来自|搬(?:到|去|来)|"
+    r"我(?:现在|目前)?在\S{1,12}(?:工作|上班|任职|实习|读书|上学)|跳槽|入职|"
+    r"我的(?:工作|职业|职位|公司|生日|母语|邮箱|专业)|我(?:从事|就职)|(?<![可热])(?:喜欢|爱)|"
+    r"偏好|偏爱|讨厌|我(?:平时|一般|通常|经常|总是|习惯|每天|每周)|习惯|"
+    r"我(?:也|还)?(?:会|懂|熟悉|擅长|精通)(?:说|讲|用)?\s*[A-Za-z]|我(?:也|还)?会(?:说|讲)|"
+    r"过敏|我吃素|我\S{0,2}\d+岁",
+    r"\b(?:my\s+name\s+is|call\s+me|i'm\s+called|i\s+(?:live|am\s+living|'m\s+living|reside)\b|"
+    r"i(?:'m|\s+am)\s+from|i\s+(?:moved|relocated)\s+to|i\s+work\s+(?:at|for|as|in)|"
+    r"i(?:'m|\s+am)\s+an?\s+(?:\w+\s+)?(?:engineer|developer|programmer|designer|manager|"
+    r"teacher|doctor|student|nurse|lawyer|researcher|scientist|analyst|writer|consultant)|"
+    r"my\s+(?:job|role|title|employer|birthday|native\s+language)|"
+    r"i\s+(?:really\s+|also\s+)?(?:prefer|like|love|enjoy|hate|dislike)|my\s+favou?rite|"
+    r"i\s+(?:usually|always|often|never|tend\s+to)|i\s+(?:also\s+)?speak|"
+    r"i(?:'m|\s+am)\s+(?:allergic|vegetarian|vegan)|i(?:'m|\s+am)\s+\d+\s+years\s+old|"
+    r"i\s+(?:also\s+)?know\s+[A-Z])",
+    flags=_I,
+)
+PROACTIVE = _rx(
+    r"明天|后天|今晚|下周|下星期|下礼拜|下个?月|明年|下次|周末|这周|本周|月底|年底|"
+    r"(?:周|星期|礼拜)[一二三四五六日天]|\d+月\d+[日号]|\d+号|\d{1,2}[点:：]\d{0,2}|"
+    r"截止|deadline|到期|计划|打算|准备|将要|即将|要去|要搬|提醒我|记得|别忘了|待会|过几天|回头",
+    r"\b(?:tomorrow|tonight|next\s+(?:week|month|year|time|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday)|this\s+(?:weekend|week|monday|tuesday|wednesday|thursday|friday)|"
+    r"on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|deadline|due|"
+    r"plan(?:ning)?\s+to|going\s+to|will|remind\s+me|don't\s+forget|meeting|appointment|"
+    r"scheduled|upcoming|at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)|(?:on|by)\s+(?:jan|feb|mar|apr|may|jun|"
+    r"jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2})\b|'ll\b",
+    flags=_I,
+)
+# A planned change does not change the attribute yet ("下个月要搬去北京").
+FUTURE = _rx(
+    r"打算|计划|准备|将要|即将|想要|要(?:把|搬|换|去|改|跳槽)|下(?:周|星期|个?月)|明年|以后|过几天",
+    r"\b(?:plan(?:ning)?\s+to|going\s+to|will|intend\s+to|thinking\s+about|might|"
+    r"next\s+(?:week|month|year))\b|'ll\b",
+    flags=_I,
+)
+NEGATION = _rx(
+    r"不再|不(?!错|少|久|同|仅|过|但|断|然|客气)|没有?|未(?!来)|别(?![人的])",
+    r"\b(?:not|never|no\s+longer|no|anymore)\b|n't\b",
+    flags=_I,
+)
+
+# Stored memories may say "用户…" / "the user…": compared as first-person statements.
+THIRD_PERSON = [
+    (re.compile(r"用户的"), "我的"),
+    (re.compile(r"^(?:该)?用户"), "我"),
+    (re.compile(r"\b(?:the\s+)?user's\b", _I), "my"),
+    (re.compile(r"\bthe\s+user\s+is\b", _I), "I am"),
+    (re.compile(r"\bthe\s+user\b", _I), "I"),
+    (re.compile(r"\bI\s+(live|work|like|love|prefer|speak|know|use|enjoy)s\b"), r"I \1"),
+    (re.compile(r"\bI\s+has\b"), "I have"),
+]
+
+# -- Similarity lexicons ----------------------------------------------------------------
+
+# Words that carry no topic: removed before bigram / word-overlap comparisons.
+FILLERS = _rx(
+    r"现在|目前|已经|其实|真的|非常|特别|一直|也|还|都|很|了(?=$|[\s，,。.!！;；])",
+    r"\b(?:the|a|an|now|currently|really|also|too|still|just|actually|very|anymore|as\s+well)\b",
+    flags=_I,
+)
+CHANGE_MARKERS = _rx(
+    r"改成|改为|改到|变成|升级到|升级为|升到|涨到|涨了|降到|增加到|减少到|增至|减至|调整为|调到|换成|扩到",
+    r"\b(?:upgraded|updated|changed|increased|decreased|grew|dropped|went\s+up|went\s+down|moved|"
+    r"bumped|raised|lowered|switched|migrated)\b",
+    flags=_I,
+)
+# A CJK bigram holding one of these is grammar, not topic.
+STOP_CHARS = set("我你他她它的了是在有也都很就还和与及这那个们吗呢吧啊用要会把被给")
+STOP_WORDS = _names(
+    "i|me|my|mine|we|us|our|you|your|he|she|it|its|they|them|their|is|am|are|was|were|be|been|"
+    "being|have|has|had|do|does|did|to|of|in|on|at|by|for|from|with|about|as|and|or|but|if|so|"
+    "that|this|these|those|there|here|not|no|don't|doesn't|didn't|can|could|would|should|will|"
+    "use|uses|used|using|get|got|go|went|up|into|than|then|what|which|who"
+)
+CITIES = (
+    "北京|上海|广州|深圳|杭州|成都|南京|武汉|西安|重庆|天津|苏州|长沙|厦门|青岛|大连|郑州|合肥|"
+    "宁波|无锡|济南|沈阳|哈尔滨|昆明|福州|香港|台北|东京|纽约|伦敦|巴黎|柏林|新加坡|硅谷|旧金山|西雅图"
+)
+
+# -- Value and slot canonical forms -------------------------------------------------------
+
+
+def _lexicon(groups: dict[str, str]) -> dict[str, str]:
+    """``{"lang": "python|java"}`` → ``{"python": "lang", "java": "lang"}``."""
+    return {word: name for name, words in groups.items() for word in words.split("|")}
+
+
+_SLOT_ALIASES = _lexicon({
+    "lang": "语言|编程语言|开发语言|language|programming language",
+    "colour": "颜色|color|colour",
+    "drink": "饮料|饮品|drink|beverage",
+    "editor": "编辑器|editor|ide",
+    "food": "食物|菜|美食|food|dish|cuisine",
+    "meeting": "会|开会|会议|meeting|meetings",
+    "standup": "站会|晨会|早会|standup|standups|stand-up",
+    "sync": "周会|例会|sync|syncs|weekly sync",
+    "deadline": "截止日期|截止时间|交付日期|deadline|deadlines|due date",
+    "postgresql": "postgres|postgresql|pg",
+    "node": "node|nodejs|node.js",
+    "go": "golang",
+})  # fmt: skip
+_VALUE_CATEGORY = _lexicon({
+    "lang": "python|java|go|golang|rust|c|c++|c#|javascript|js|typescript|ts|kotlin|swift|ruby|"
+            "php|scala|haskell|elixir|lua|julia|dart",
+    "colour": "red|blue|green|yellow|black|white|purple|orange|pink|grey|gray|红色|蓝色|绿色|黄色|"
+              "黑色|白色|紫色|橙色|粉色|灰色",
+    "drink": "coffee|tea|咖啡|茶|奶茶|可乐",
+    "editor": "vim|neovim|emacs|vscode|记事本",
+    "theme": "dark mode|light mode|dark theme|light theme|深色模式|浅色模式",
+    "indent": "tabs|spaces|tab|space",
+})  # fmt: skip
+_PRODUCTS = _names(
+    "python|java|node|go|postgresql|mysql|redis|ubuntu|debian|centos|kubernetes|k8s|react|vue|"
+    "angular|django|rails|ruby|php|rust|gcc|clang|swift|kotlin|elasticsearch|mongodb|ios|android|"
+    "windows|macos"
+)
+_VALUE_EDGES = re.compile(
+    r"^(?:现在|目前|已经|now|currently|is|are)\s*|\s*(?:了|啦|呢|吧|的|市|now|too|anymore|"
+    r"as\s+well|these\s+days|instead)$",
+    _I,
+)
+_TIME_FORMS = [
+    (re.compile(r"星期|礼拜"), "周"),
+    (re.compile(r"周天"), "周日"),
+    (re.compile(r"^每个?"), ""),
+    (re.compile(r"(?<=day)s$"), ""),
+    (re.compile(r"\s+(?=am|pm)"), ""),
+    (re.compile(r":00(?=am|pm)"), ""),
+]
+
+
+def clean_value(value: str) -> str:
+    """Canonical form of an attribute value: lower case, no edge particles or fillers."""
+    v = unicodedata.normalize("NFKC", value).lower().strip(" \t，,。.!！;；:：'\"")
+    while (shorter := _VALUE_EDGES.sub("", v).strip(" ，,。.!！")) != v:
+        v = shorter
+    for pattern, repl in _TIME_FORMS:
+        v = pattern.sub(repl, v)
+    return re.sub(r"\s+", " ", v)
+
+
+def canonical_slot(slot: str | None, value: str) -> str | None:
+    """Which favourite / product / meeting: aliases folded, else guessed from the value."""
+    if slot:
+        s = re.sub(r"\s+", " ", slot.lower().strip())
+        s = re.sub(r"^开(?=会)|^(?:daily|weekly)\s+(?=standup|stand-up)|^每日", "", s)
+        return _SLOT_ALIASES.get(s, s)
+    return _VALUE_CATEGORY.get(value)
+
+
+def _is_product(slot: str | None, value: str) -> bool:
+    return slot is not None and slot not in STOP_WORDS and (slot in _PRODUCTS or "." in value)
+
+
+# -- The attribute table ------------------------------------------------------------------
+
+ZH_TIME = (
+    r"(?:每个?)?(?:周|星期|礼拜)[一二三四五六日天](?:上午|下午|晚上)?(?:\d{1,2}[点:：](?:\d{1,2}|半)?)?"
+    r"|(?:上午|下午|晚上|早上)?\d{1,2}[点:：](?:\d{1,2}|半)?|(?:明天|后天|今天)(?:上午|下午|晚上)?"
+    r"|\d{1,2}月\d{1,2}[日号]"
+)
+EN_TIME = (
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}"
+    r"|noon|midnight|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?"
+)
+_ZH_EVENT = r"站会|例会|周会|晨会|早会|会议|开会|评审会?|面试|组会|截止日期|截止时间|交付日期|上线时间|课|会"
+_EN_EVENT = (
+    r"(?:daily\s+|weekly\s+)?(?:stand-?ups?|meetings?|syncs?|1:1s?|one-on-ones?|reviews?|retros?|"
+    r"classe?s?|calls?|lessons?|deadlines?|due\s+date|release|launch)"
+)
+_ZH_VAL = r"(?P<value>[^，,。！!？?；;\s][^，,。！!？?；;]*)"
+_ZH_PLACE = (
+    rf"(?P<value>[{CJK}A-Za-z]{{2,12}}?)(?=了|啦|市|的|工作|上班|生活|定居|$|[\s，,。！!；;])"
+)
+_ZH_NAME = rf"(?P<value>[{CJK}A-Za-z·]{{1,8}}?)(?=了|啦|$|[\s，,。！!；;])"
+_EN_PROPER = r"(?P<value>(?!(?:a|an|the)\b)[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
+_EN_PHRASE = (
+    r"(?P<value>[\w+#'.-]+(?:\s+[\w+#'.-]+){0,3}?)(?=\s*(?:$|[,;!?]|\.(?:\s|$)|\s+(?:now|these\s+"
+    r"days|too|anymore|as\s+well|because|since|but|over|than|instead)\b))"
+)
+_ZH_ROLE = (
+    r"工程师|程序员|开发|设计师|产品经理|经理|架构师|老师|教师|医生|护士|律师|学生|研究员|研究生|博士生?|"
+    r"分析师|会计|记者|作家|销售|运营|总监|主管|CTO|CEO|创始人"
+)
+_EN_ROLE = (
+    r"engineer|developer|programmer|designer|manager|teacher|doctor|nurse|lawyer|student|"
+    r"researcher|scientist|analyst|writer|consultant|architect|founder|ceo|cto"
+)
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One row of the table. Patterns are tried in order; the first that matches wins."""
+
+    key: str
+    update_type: str
+    patterns: tuple[re.Pattern[str], ...]
+    multi: bool = False
+    """Values accumulate (likes, skills): a new value supplements the old one."""
+    stateful: bool = False
+    """A state of the user: a planned change ("下个月要搬去北京") does not change it yet."""
+    needs_slot: bool = False
+    """Only comparable when both sides name the slot (else a missing slot matches any)."""
+    accept: Callable[[str | None, str], bool] | None = None
+
+
+def _row(key: str, update_type: str, *patterns: str, **kw) -> Attribute:
+    return Attribute(key, update_type, tuple(re.compile(p) for p in patterns), **kw)
+
+
+ATTRIBUTES: tuple[Attribute, ...] = (
+    _row("name", "name_change",
+         rf"(?:改名|更名)(?:叫|为|成)了?\s*{_ZH_NAME}",
+         rf"(?:我|本人)(?:的名字)?(?:现在)?叫\s*{_ZH_NAME}",
+         rf"我的名字(?:现在)?是\s*{_ZH_NAME}",
+         rf"(?i:\bmy\s+name\s+is(?:\s+now)?|\bcall\s+me|\bI(?:'m|\s+am)\s+called|\bI\s+(?:have\s+)?"
+         rf"changed\s+my\s+name\s+to|\bmy\s+name\s+(?:has\s+)?changed\s+to)\s+{_EN_PROPER}",
+         stateful=True),
+    _row("residence", "location_change",
+         rf"(?:住在|住|定居在?|生活在|搬到了?|搬去了?|搬来了?|搬家到了?|家在)\s*{_ZH_PLACE}",
+         rf"(?i:\bI\s+(?:now\s+|currently\s+|still\s+)?(?:live|am\s+living|'m\s+living|reside)\s+in"
+         rf"|\bI(?:'m|\s+am)\s+(?:now\s+)?based\s+in|(?:moved|relocated|move|relocate|moving|"
+         rf"relocating)\s+to)\s+{_EN_PROPER}",
+         stateful=True),
+    _row("work_city", "location_change",
+         rf"在(?P<value>{CITIES})(?:工作|上班)",
+         rf"(?i:\bI\s+(?:now\s+|currently\s+)?work\s+in)\s+{_EN_PROPER}",
+         stateful=True),
+    _row("employer", "job_change",
+         r"(?:跳槽到|跳槽去|入职|加入)了?\s*(?P<value>[^\s，,。！!；;了]{2,16})",
+         rf"我(?:现在|目前|已经)?在(?!(?:{CITIES})(?:工作|上班))\s*(?P<value>[^\s，,。！!；;]{{2,16}}?)\s*"
+         r"(?:工作|上班|任职|实习)",
+         r"我的?(?:公司|单位|东家)是\s*(?P<value>[^\s，,。！!；;了]{2,16})",
+         rf"(?i:\bI\s+(?:now\s+|currently\s+|still\s+)?(?:work|am\s+working|'m\s+working)\s+(?:at|for)"
+         rf"|\bI\s+(?:have\s+|just\s+|recently\s+)?joined|\bI\s+(?:have\s+)?(?:started|got)\s+a\s+"
+         rf"(?:new\s+)?job\s+at|\bmy\s+employer\s+is)\s+{_EN_PROPER}",
+         stateful=True),
+    _row("job", "role_change",
+         rf"我(?:现在|目前|已经)?(?:是|当|做|成为|成了|转行做|转行当|转岗做|转岗为)了?(?:一名|一个|一位|个|名)?\s*"
+         rf"(?P<value>[{CJK}A-Za-z ]{{0,10}}?(?:{_ZH_ROLE}))",
+         rf"我的(?:职位|职业|岗位|工作)是\s*{_ZH_VAL}",
+         rf"(?i:\bI(?:'m|\s+am)\s+(?:now\s+|currently\s+)?(?:an?|the)|\bI\s+(?:now\s+)?work\s+as\s+"
+         rf"(?:an?|the)|\bI\s+(?:became|have\s+become)\s+(?:an?|the))\s+"
+         rf"(?P<value>(?:[A-Za-z-]+\s+){{0,3}}?(?i:{_EN_ROLE})s?)\b",
+         rf"(?i:\bmy\s+(?:job|role|title|position)\s+is(?:\s+now)?)\s+(?:an?\s+)?{_EN_PHRASE}",
+         stateful=True),
+    _row("favourite", "preference_change",
+         rf"最(?:喜欢|爱)的(?P<slot>[{CJK}A-Za-z]{{1,6}}?)(?:现在)?(?:是|就是|变成了?|改成了?|换成了?)了?\s*{_ZH_VAL}",
+         rf"最(?:喜欢|爱)(?:用|吃|喝|看|听|玩|的是)?\s*{_ZH_VAL}",
+         rf"(?i:\bmy\s+(?:favou?rite|preferred))\s+(?P<slot>[A-Za-z]+(?:\s+[A-Za-z]+)?)\s+"
+         rf"(?i:is|are|has\s+changed\s+to|changed\s+to)\s+(?:now\s+)?{_EN_PHRASE}"),
+    _row("preference", "preference_change",
+         rf"(?:更(?:喜欢|爱)|偏好|偏爱|首选)(?:用|吃|喝|看|听|玩|的是)?\s*{_ZH_VAL}",
+         rf"(?i:\bI\s+(?:now\s+|still\s+|really\s+)?prefer)\s+{_EN_PHRASE}",
+         needs_slot=True),
+    _row("likes", "complement",
+         rf"(?<![最更可热恋偏])(?:喜欢|爱)(?:吃|喝|看|听|玩|用|上了)?\s*{_ZH_VAL}",
+         rf"(?i:\bI\s+(?:really\s+|also\s+|still\s+|do(?:n't|\s+not)\s+|no\s+longer\s+)?"
+         rf"(?:like|love|enjoy)s?)\s+{_EN_PHRASE}",
+         multi=True),
+    _row("skill", "complement",
+         rf"我(?:也|还)?(?:会|懂|熟悉|掌握|擅长|精通)(?:用|写|说|讲)?\s*"
+         rf"(?P<value>[A-Za-z][\w+#.-]*|[{CJK}]{{1,4}}?(?:语|文|话))",
+         r"(?i:\bI\s+(?:also\s+|can\s+)?(?:speak|know|code\s+in|write))\s+(?P<value>[A-Z][\w+#.-]*)",
+         multi=True),
+    _row("schedule", "schedule_change",
+         rf"(?P<slot>{_ZH_EVENT})[^，,。；;]{{0,6}}?(?:改到|改成|改为|改在|推迟到|提前到|挪到|换到|调到)了?\s*"
+         rf"(?P<value>{ZH_TIME})",
+         rf"(?P<value>{ZH_TIME})的?要?(?:开|有|上)?(?P<slot>{_ZH_EVENT})",
+         rf"(?P<slot>{_ZH_EVENT})(?:时间)?(?:是|在|定在|安排在)\s*(?P<value>{ZH_TIME})",
+         rf"(?i)(?P<slot>{_EN_EVENT})\b[^,;.]{{0,25}}?\b(?:moved|changed|rescheduled|pushed|"
+         rf"shifted|postponed)\s+to\s+(?:on\s+|at\s+)?(?P<value>{EN_TIME})",
+         rf"(?i)(?P<slot>{_EN_EVENT})\b[^,;.]{{0,25}}?\b(?:at|on|is)\s+(?:now\s+)?(?:at\s+|on\s+)?"
+         rf"(?P<value>{EN_TIME})"),
+    _row("version", "version_change",
+         r"(?<![\w.])(?P<slot>[A-Za-z][A-Za-z+#.-]*[A-Za-z+#])\s*(?:v(?=\d))?"
+         r"(?P<value>\d+(?:\.\d+)*)(?![\d.]*\s*(?:%|am\b|pm\b))",
+         accept=_is_product),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One attribute found in a text: which row, which slot, which value."""
+
+    attribute: Attribute
+    slot: str | None
+    value: str
+
+
+def find_attributes(text: str) -> list[Hit]:
+    """Every attribute row that some pattern fills in ``text`` (first matching pattern per row)."""
+    hits: list[Hit] = []
+    for attr in ATTRIBUTES:
+        for pattern in attr.patterns:
+            found = []
+            for m in pattern.finditer(text):
+                value = clean_value(m["value"])
+                slot = canonical_slot(m.groupdict().get("slot"), value)
+                if value and (attr.accept is None or attr.accept(slot, value)):
+                    found.append(Hit(attr, slot, value))
+            if found:
+                hits.extend(found)
+                break
+    return hits
+
+
+# -- "A → B" replacements -----------------------------------------------------------------
+
+TERM_EDGES = re.compile(
+    r"^(?:用|使用|the|our|my)\s+|\s+(?:last\s+\w+|now|anymore|yesterday|today)$", _I
+)
+_ZH_SPAN = r"[^，,。；;]"
+REPLACEMENTS = tuple(
+    re.compile(p)
+    for p in (
+        rf"把\s*(?P<old>{_ZH_SPAN}+?)\s*(?:换成|改成|替换成|替换为|改为|迁移到|迁到|切换到|切到|升级到|换到)了?"
+        rf"\s*(?P<new>{_ZH_SPAN}+)",
+        rf"(?:从|由)\s*(?P<old>{_ZH_SPAN}+?)\s*(?:换成|改成|迁移到|迁到|切换到|切到|换到|转到|改为|升级到|"
+        rf"升级为|改用|换为)了?\s*(?P<new>{_ZH_SPAN}+)",
+        rf"不(?:再)?(?:用|使用)\s*(?P<old>{_ZH_SPAN}+?)\s*了?(?:\s*[，,]?\s*(?:改用|换成|换用|改成|现在用|用)"
+        rf"\s*(?P<new>{_ZH_SPAN}+))?(?:$|[，,。；;])",
+        rf"用\s*(?P<new>{_ZH_SPAN}+?)\s*(?:替换|替代|取代|代替)了?\s*(?P<old>{_ZH_SPAN}+)",
+        rf"(?P<old>[^，,。；;\s]{{1,20}}?)\s*(?:换成|替换成|换为|改成|改用)了\s*(?P<new>{_ZH_SPAN}+)",
+        r"(?i:\b(?:switched|moved|migrated|changed|upgraded|updated|went|transitioned|converted)\b)"
+        r"(?:\s+[\w.+#-]+){0,3}?\s+(?i:from)\s+(?P<old>[\w.+# -]+?)\s+(?i:to)\s+(?P<new>[\w.+# -]+)",
+        r"(?i:\breplaced)\s+(?P<old>[\w.+# -]+?)\s+(?i:with)\s+(?P<new>[\w.+# -]+)",
+        r"(?i:\b(?:no\s+longer|don't|do\s+not|stopped|quit))\s+(?i:us(?:e|ing))\s+"
+        r"(?P<old>[\w.+#-]+(?:\s+[A-Z0-9][\w.+#-]*)*)(?:[,;]?\s*(?i:and\s+)?(?i:I\s+|we\s+)?(?i:now\s+)?"
+        r"(?i:use|using|switched\s+to|moved\s+to)\s+(?P<new>[\w.+# -]+))?",
+        r"(?i:\buse)\s+(?P<new>[\w.+#-]+(?:\s+[\w.+#-]+)?)\s+(?i:instead\s+of)\s+"
+        r"(?P<old>[\w.+#-]+(?:\s+[\w.+#-]+)?)",
+        r"(?P<new>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)*)\s+(?i:replaced|has\s+replaced|replaces)\s+"
+        r"(?P<old>[\w.+#-]+(?:\s+[A-Z0-9][\w.+#-]*)*)",
+    )
+)

@@ -1,0 +1,420 @@
+"""Offline extractor and write judge: rules over the text, no model, no I/O.
+
+These are the defaults when no API key is configured. They are meant to be predictable
+rather than clever: the extractor keeps the user's own declarative sentences, and the
+judge recognises duplicates, value changes of known attributes (``_heuristic_patterns``),
+"A → B" replacements, changed numbers, flipped negations and related statements.
+
+Example:
+    >>> [c.text for c in extract_candidates([Message(role="user", content="我住在上海，在字节跳动工作")])]
+    ['我住在上海', '我在字节跳动工作']
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Set
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import ClassVar
+
+from memhub.providers import _heuristic_patterns as P
+from memhub.providers.types import Candidate, JudgeItem, Message, Verdict
+
+__all__ = [
+    "HeuristicExtractor",
+    "HeuristicJudge",
+    "extract_candidates",
+    "judge_item",
+]
+
+# -- Text primitives ------------------------------------------------------------------------
+
+_PUNCT = re.compile(r"[\W_]+")
+_CJK_RUN = re.compile(rf"[{P.CJK}]+")
+_WORD = re.compile(r"[a-z0-9][a-z0-9+#'.-]*")
+_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+# Years date events (which accumulate) rather than measure a state.
+_YEAR = re.compile(
+    r"(?:19|20)\d\d(?=\s*年)|(?<=in |by )(?:19|20)\d\d|(?<=since |until |after )(?:19|20)\d\d"
+)
+_CN_NUMBER = re.compile(
+    r"(?<![周期拜])[零〇一二两三四五六七八九十百]+"
+    r"(?=[个只位名人本台次年岁天周月号点块元件条张项种口套间辆倍%]|公里|小时|分钟)"
+)
+_CN_DIGITS = dict(
+    zip("零〇一二两三四五六七八九", (0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9), strict=True)
+)
+
+
+def _cn_to_int(s: str) -> int:
+    total = current = 0
+    for ch in s:
+        if ch in _CN_DIGITS:
+            current = _CN_DIGITS[ch]
+        else:  # 十 or 百
+            total += (current or 1) * (10 if ch == "十" else 100)
+            current = 0
+    return total + current
+
+
+def _fold(text: str) -> str:
+    """NFKC, lower case, Chinese counts as digits ("三只猫" → "3只猫")."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    return _CN_NUMBER.sub(lambda m: str(_cn_to_int(m.group())), text)
+
+
+def _key(text: str) -> str:
+    """Identity of a statement: case-, width- and punctuation-insensitive."""
+    return _PUNCT.sub("", _fold(text))
+
+
+def _tokens(text: str) -> set[str]:
+    """CJK character bigrams plus Latin words (plural -s folded)."""
+    out: set[str] = set()
+    for run in _CJK_RUN.findall(text):
+        out.update({run[i : i + 2] for i in range(len(run) - 1)} or {run})
+    for word in (w.strip("'.-") for w in _WORD.findall(_CJK_RUN.sub(" ", text))):
+        out.add(word[:-1] if len(word) > 3 and word[-1] == "s" and word[-2] != "s" else word)
+    return out - {""}
+
+
+def _topic(tokens: set[str]) -> set[str]:
+    """Tokens that carry meaning: no pronouns, particles, function words or numbers."""
+    return {
+        t
+        for t in tokens
+        if t not in P.STOP_WORDS and not any(c in P.STOP_CHARS or c.isdigit() for c in t)
+    }
+
+
+def _dice(a: Set[str], b: Set[str]) -> float:
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
+
+
+def _overlap(a: Set[str], b: Set[str]) -> float:
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+def _content_len(text: str) -> int:
+    return len(_PUNCT.sub("", text))
+
+
+def _drop_fillers(text: str) -> str:
+    return P.FILLERS.sub(lambda m: "" if _CJK_RUN.match(m.group()) else " ", text)
+
+
+def _first_person(text: str) -> str:
+    for pattern, repl in P.THIRD_PERSON:
+        text = pattern.sub(repl, text)
+    return text
+
+
+# -- Sentence classes -----------------------------------------------------------------------
+
+
+def _is_chitchat(text: str) -> bool:
+    return bool(P.CHITCHAT.match(_PUNCT.sub("", text.lower())))
+
+
+def _is_question(text: str, terminator: str = "") -> bool:
+    return terminator in ("?", "？") or bool(P.QUESTION.search(text.strip(" 。.!！~")))
+
+
+def _strip_fillers(text: str) -> str:
+    previous = None
+    while previous != text:
+        previous, text = text, P.FILLER_PREFIX.sub("", text, count=1).strip()
+    return text
+
+
+def _too_short(text: str) -> bool:
+    if _content_len(text) < 3:
+        return True
+    return not _CJK_RUN.search(text) and len(text.split()) < 2
+
+
+# -- Extractor -----------------------------------------------------------------------------
+
+_SENTENCE_END = "。！!？?；;\n"
+_CLAUSE_SPLIT = re.compile(
+    r"\s*(?:，|,(?!\d))\s*(?:(?:and|but)\s+|并且|而且|同时|但是|不过)?|\s+and\s+", re.I
+)
+_SUBJECT = re.compile(r"^(?:我们|咱们|我|(?:I|We)\b)", re.I)
+_OWN_SUBJECT = re.compile(r"^(?:我|你|他|她|它|咱|用户|(?:i|we|you|he|she|it|they|my|our)\b)", re.I)
+
+
+def _sentences(text: str) -> list[tuple[str, str]]:
+    """(body, terminator) pairs; "." ends a sentence only before a space (so 3.12 survives)."""
+    out, start = [], 0
+    for i, ch in enumerate(text):
+        if ch in _SENTENCE_END or (ch == "." and (i + 1 == len(text) or text[i + 1].isspace())):
+            out.append((text[start:i], ch))
+            start = i + 1
+    out.append((text[start:], ""))
+    return [(body.strip(), end) for body, end in out if body.strip()]
+
+
+def _self_contained(clause: str) -> bool:
+    return bool(P.PROFILE_CUE.search(clause) or P.find_attributes(clause))
+
+
+def _with_subject(clause: str, subject: str) -> str:
+    if not subject or _OWN_SUBJECT.match(clause):
+        return clause
+    return f"{subject}{clause}" if _CJK_RUN.match(subject) else f"{subject} {clause}"
+
+
+def _statements(body: str, terminator: str) -> list[str]:
+    """The statements of one sentence: drop its questions, small talk and commands."""
+    body = _strip_fillers(P.MEMORY_PREFIX.sub("", _strip_fillers(body)).strip())
+    clauses = [c for c in _CLAUSE_SPLIT.split(body) if c.strip()]
+    kept: list[str] = []
+    for i, clause in enumerate(clauses):
+        clause = _strip_fillers(clause)
+        if P.COMMAND.match(clause):
+            break  # what follows a command is its object, not a statement
+        end = terminator if i == len(clauses) - 1 else ""  # "?" closes only the last clause
+        if clause and not _is_chitchat(clause) and not _is_question(clause, end):
+            kept.append(clause)
+    if not kept:
+        return []
+    if len(kept) > 1 and _self_contained(kept[0]):
+        subject = m.group() if (m := _SUBJECT.match(kept[0])) else ""
+        split = [kept[0]]
+        for clause in kept[1:]:
+            carried = _with_subject(clause, subject)
+            if not _self_contained(carried):
+                break
+            split.append(carried)
+        else:
+            return split
+    if len(kept) == len(clauses):
+        return [body]
+    return ["，".join(kept) if _CJK_RUN.search(body) else ", ".join(kept)]
+
+
+def _candidate(text: str, source_ids: list[str]) -> Candidate:
+    proactive = bool(P.PROACTIVE.search(text))
+    layer = "profile" if P.PROFILE_CUE.search(text) and not proactive else "fact"
+    return Candidate(text=text, layer=layer, proactive=proactive, source_ids=source_ids)
+
+
+def extract_candidates(messages: list[Message]) -> list[Candidate]:
+    """Candidate memories from the user's own declarative statements, deduplicated.
+
+    Assistant messages are context only: what the assistant says is never the user's fact.
+    """
+    found: dict[str, tuple[str, list[str]]] = {}  # key → (first wording, source ids)
+    for message in (m for m in messages if m.role == "user"):
+        for body, terminator in _sentences(message.content):
+            for text in _statements(body, terminator):
+                if not _too_short(text):
+                    ids = found.setdefault(_key(text), (text, []))[1]
+                    if message.id and message.id not in ids:
+                        ids.append(message.id)
+    return [_candidate(text, ids) for text, ids in found.values()]
+
+
+class HeuristicExtractor:
+    """Rule-based :class:`~memhub.providers.types.Extractor`; see :func:`extract_candidates`."""
+
+    async def extract(self, messages: list[Message]) -> list[Candidate]:
+        return extract_candidates(messages)
+
+
+# -- Judge ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What the judge reads off one statement."""
+
+    text: str
+    key: str
+    tokens: frozenset[str]
+    topic: frozenset[str]
+    plain: frozenset[str]  # tokens with the negation words removed
+    numbers: frozenset[str]  # without years: a year dates an event, it does not measure a state
+    all_numbers: frozenset[str]
+    negated: bool
+    future: bool
+    hits: tuple[P.Hit, ...]
+    replacement: tuple[str, str] | None
+
+
+def _clean_term(term: str | None) -> str:
+    return P.clean_value(P.TERM_EDGES.sub("", term or ""))
+
+
+@lru_cache(maxsize=4096)
+def _facts(text: str) -> _Facts:
+    text = _first_person(text.strip())
+    folded = _fold(text)
+    tokens = _tokens(_drop_fillers(folded))
+    replacement = None
+    for pattern in P.REPLACEMENTS:
+        if (m := pattern.search(text)) and (old := _clean_term(m["old"])):
+            replacement = (old, _clean_term(m["new"]))
+            break
+    return _Facts(
+        text=text,
+        key=_key(text),
+        tokens=frozenset(tokens),
+        topic=frozenset(_topic(_tokens(P.CHANGE_MARKERS.sub(" ", _drop_fillers(folded))))),
+        plain=frozenset(_tokens(P.NEGATION.sub(" ", _drop_fillers(folded)))),
+        numbers=frozenset(_NUMBER.findall(_YEAR.sub(" ", folded))),
+        all_numbers=frozenset(_NUMBER.findall(folded)),
+        negated=bool(P.NEGATION.search(text)),
+        future=bool(P.FUTURE.search(text)),
+        hits=tuple(P.find_attributes(text)),
+        replacement=replacement,
+    )
+
+
+def _mentions(text: str, term: str) -> bool:
+    """Whole-word mention (so "vim" is not found in "neovim"; CJK needs no boundaries)."""
+    if not term:
+        return False
+    words = [re.escape(w) for w in term.split()]
+    return bool(re.search(r"(?<![a-z0-9])" + r"\s*".join(words) + r"(?![a-z0-9])", _fold(text)))
+
+
+def _contains(a: str, b: str) -> bool:
+    """One value refines the other ("北京" / "北京朝阳", "coffee" / "coffee and tea")."""
+    if re.search(r"\d", a + b):
+        return False
+    if _CJK_RUN.search(a) and _CJK_RUN.search(b):
+        return a in b or b in a
+    x, y = set(a.split()), set(b.split())
+    return x <= y or y <= x
+
+
+@dataclass(frozen=True)
+class _Relation:
+    action: str  # NOOP · OVERRIDE · SUPPLEMENT
+    update_type: str
+    reason: str
+
+
+def _same_slot(attr: P.Attribute, a: str | None, b: str | None) -> bool:
+    # A missing slot matches any: "最喜欢 Python" vs "最爱的语言是 Java".
+    return a == b if a is not None and b is not None else not attr.needs_slot
+
+
+def _compare_attributes(c: _Facts, n: _Facts) -> _Relation | None:
+    """The table's verdict: same attribute and slot with another value is a conflict."""
+    found: list[_Relation] = []
+    for hc in c.hits:
+        for hn in n.hits:
+            attr = hc.attribute
+            if attr.key != hn.attribute.key or not _same_slot(attr, hc.slot, hn.slot):
+                continue
+            what = attr.key + (f" ({hc.slot or hn.slot})" if hc.slot or hn.slot else "")
+            old, new = hn.value, hc.value
+            if old == new:
+                if c.negated != n.negated:
+                    found.append(_Relation("OVERRIDE", "negation", f"{what}: '{new}' negated"))
+            elif attr.multi or _contains(old, new):
+                found.append(
+                    _Relation("SUPPLEMENT", "complement", f"{what}: '{new}' besides '{old}'")
+                )
+            elif attr.stateful and (c.future or n.future):
+                found.append(
+                    _Relation("SUPPLEMENT", "planned_change", f"{what}: '{old}' until then")
+                )
+            else:
+                found.append(_Relation("OVERRIDE", attr.update_type, f"{what}: '{old}' → '{new}'"))
+    return min(found, key=lambda r: r.action != "OVERRIDE", default=None)
+
+
+def _replacement_label(old: str, new: str) -> str:
+    if re.search(P.ZH_TIME + "|" + P.EN_TIME, old) and re.search(P.ZH_TIME + "|" + P.EN_TIME, new):
+        return "schedule_change"
+    if re.search(r"\d", old) and re.search(r"\d", new):
+        return "version_change"
+    return "tool_replaced"
+
+
+def _relate(c: _Facts, n: _Facts) -> _Relation | None:
+    """How a candidate relates to one neighbour; ``None`` when they are unrelated."""
+    if c.key == n.key:
+        return _Relation("NOOP", "duplicate", "same statement")
+    by_table = _compare_attributes(c, n)
+    if by_table and by_table.action == "OVERRIDE":
+        return by_table
+    old, new = c.replacement or ("", "")
+    if old and _mentions(n.text, old) and not _mentions(n.text, new):
+        if c.future:
+            return _Relation(
+                "SUPPLEMENT", "planned_change", f"plan to replace '{old}' with '{new}'"
+            )
+        return _Relation("OVERRIDE", _replacement_label(old, new), f"'{old}' replaced by '{new}'")
+    same_polarity = c.negated == n.negated
+    covered = len(c.tokens) >= 2 and len(c.tokens & n.tokens) >= 0.9 * len(c.tokens)
+    if (
+        same_polarity
+        and c.all_numbers <= n.all_numbers
+        and (covered or _dice(c.tokens, n.tokens) >= 0.8)
+    ):
+        return _Relation("NOOP", "duplicate", "already stated")
+    if by_table:
+        return by_table
+    if not same_polarity and _overlap(c.plain, n.plain) >= 0.6:
+        return _Relation("OVERRIDE", "negation", "same statement, opposite polarity")
+    topic = _overlap(c.topic, n.topic)
+    renumbered = not (c.numbers <= n.numbers or n.numbers <= c.numbers)
+    if c.numbers and n.numbers and renumbered and topic >= 0.7:
+        dotted = any("." in x for x in c.numbers | n.numbers)
+        label = (
+            "version_change"
+            if dotted or any(h.attribute.key == "version" for h in c.hits + n.hits)
+            else "value_change"
+        )
+        return _Relation("OVERRIDE", label, f"{sorted(n.numbers)} → {sorted(c.numbers)}")
+    if topic >= 0.4:
+        return _Relation("SUPPLEMENT", "complement", "same topic, compatible")
+    return None
+
+
+def _invalid(text: str) -> str | None:
+    if _content_len(text) < 2:
+        return "no statement"
+    if _is_question(text, text.rstrip()[-1:]):
+        return "a question, not a statement"
+    if _is_chitchat(text):
+        return "small talk"
+    return None
+
+
+def judge_item(item: JudgeItem) -> Verdict:
+    """Decide one candidate against its neighbours (existing current memories, best first)."""
+    text = item.candidate.text.strip()
+    if reason := _invalid(text):
+        return Verdict(action="INVALID", reason=reason)
+    if P.PRONOUN_SUBJECT.match(text):
+        return Verdict(action="NEED_CONTEXT", reason="pronoun subject, nothing to refer to")
+    if not item.neighbours:
+        return Verdict(action="ADD", reason="nothing similar stored")
+    cand = _facts(text)
+    related = [(n.id, r) for n in item.neighbours if (r := _relate(cand, _facts(n.content)))]
+    for action in ("NOOP", "OVERRIDE", "SUPPLEMENT"):
+        chosen = [(nid, r) for nid, r in related if r.action == action]
+        if chosen:
+            targets = [nid for nid, _ in chosen][: 1 if action == "NOOP" else None]
+            _, first = chosen[0]
+            return Verdict(
+                action=action, targets=targets, update_type=first.update_type, reason=first.reason
+            )
+    return Verdict(action="ADD", reason="no stored memory says the same or conflicts")
+
+
+class HeuristicJudge:
+    """Rule-based :class:`~memhub.providers.types.Judge`; see :func:`judge_item`."""
+
+    free: ClassVar[bool] = True
+    """Costs nothing per call, so the write path may show it weaker neighbours too."""
+
+    async def judge(self, items: list[JudgeItem]) -> list[Verdict]:
+        return [judge_item(item) for item in items]

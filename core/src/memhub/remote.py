@@ -1,0 +1,374 @@
+"""``RemoteClient``: the client's API over HTTP, to a memhub REST service or the local hub.
+
+Example:
+    >>> async with RemoteClient("http://127.0.0.1:8000", api_key="mh_...") as client:
+    ...     await client.add(content="我住在上海", user_id="alice")
+
+Same methods and signatures as :class:`memhub.MemoryClient` (``SyncRemoteClient``: as
+``SyncMemoryClient``), and the same errors: the server answers
+``{"error": {"code", "message"}}`` and the ``code`` picks the ``MemHubError`` subclass.
+
+The local hub (``memhub serve``) announces itself in ``<storage_dir>/hub.json``
+(``{"url", "token", "pid"}``, mode 0600); :func:`connect_hub` reads it, and
+``MemoryClient`` uses it when the hub holds the store it was asked to open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from memhub import errors
+from memhub.errors import InvalidInputError, MemHubError, StoreLockedError, UsageError
+from memhub.models import (
+    ConversationResult,
+    CorrectResult,
+    DigestResult,
+    GovernResult,
+    HandoffResult,
+    HistoryResult,
+    MemorizeResult,
+    MemoryItem,
+    RecallResult,
+    SearchResult,
+    SessionContext,
+    Stats,
+    WriteResult,
+)
+from memhub.scope import SCOPE_KEYS, Scope, git_scope
+from memhub.sync import SyncMemoryClient
+
+__all__ = ["HUB_FILE", "Hub", "RemoteClient", "SyncRemoteClient", "connect_hub", "read_hub"]
+
+HUB_FILE = "hub.json"
+
+# The code of the JSON error body -> the class raised here (every class of memhub.errors).
+_BY_CODE: dict[str, type[MemHubError]] = {
+    cls.code: cls for cls in (getattr(errors, name) for name in errors.__all__) if issubclass(cls, MemHubError)
+}
+
+
+@dataclass(frozen=True)
+class Hub:
+    """A running local hub, as announced in ``hub.json``."""
+
+    url: str
+    token: str
+    pid: int
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, but another user's
+        return True
+    return True
+
+
+def read_hub(storage_dir: str | Path | None) -> Hub | None:
+    """The hub announced in ``<storage_dir>/hub.json`` if its process is alive, else ``None``."""
+    if storage_dir is None:
+        return None
+    try:
+        data = json.loads((Path(storage_dir) / HUB_FILE).read_text())
+        hub = Hub(url=str(data["url"]), token=str(data["token"]), pid=int(data["pid"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return hub if _alive(hub.pid) else None
+
+
+async def connect_hub(storage_dir: str | Path | None, scope: Scope | None = None) -> RemoteClient | None:
+    """A client connected to the hub holding ``storage_dir``; ``None`` if no hub is running there."""
+    hub = read_hub(storage_dir)
+    if hub is None:
+        return None
+    client = RemoteClient(hub.url, hub.token, scope=scope)
+    try:
+        return await client.open()
+    except MemHubError as err:
+        await client.aclose()
+        raise StoreLockedError(
+            f"the memory store at {storage_dir} is held by the local hub (process {hub.pid}), "
+            f"which did not answer at {hub.url}: {err}"
+        ) from err
+
+
+def _error(response: httpx.Response) -> MemHubError:
+    try:
+        body = response.json()["error"]
+        code, message = str(body["code"]), str(body["message"])
+    except (ValueError, KeyError, TypeError):
+        code, message = "http_error", f"HTTP {response.status_code}: {response.text[:200]}"
+    cls = _BY_CODE.get(code)
+    if cls is None:
+        # Codes the SDK has no class for: an oversize body is bad input; 401/5xx are the base class.
+        cls = InvalidInputError if response.status_code == 413 else MemHubError
+    err = cls(message)
+    err.code = code  # keep the server's code, e.g. "unauthorized" or "payload_too_large"
+    err.status_code = response.status_code  # type: ignore[attr-defined]
+    return err
+
+
+def _message(message: Any) -> Any:
+    """An OpenAI-style message as JSON: dicts as they are, pydantic and plain objects by field."""
+    if isinstance(message, dict):
+        return message
+    if hasattr(message, "model_dump"):
+        return message.model_dump(mode="json", exclude_none=True)
+    fields = ("role", "content", "tool_calls", "tool_call_id", "name", "id", "occurred_at", "timestamp", "created_at")
+    out = {k: getattr(message, k) for k in fields if getattr(message, k, None) is not None}
+    if "role" in out:
+        out["role"] = getattr(out["role"], "value", out["role"])
+    return out
+
+
+def _drop_none(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if v is not None}
+
+
+class RemoteClient:
+    """:class:`memhub.MemoryClient`'s API over HTTP (see the module docstring).
+
+    Args:
+        base_url: e.g. ``http://127.0.0.1:8000``.
+        api_key: sent as ``Authorization: Bearer <api_key>``; it also picks the tenant.
+        scope: the default scope sent with every call (the tenant is ignored: the key sets it).
+            Default: the git checkout of ``cwd`` (repository and branch), like ``MemoryClient``.
+        cwd: where to infer that scope from (default: the working directory).
+        timeout: seconds per request.
+        transport: an ``httpx`` transport (e.g. ``httpx.ASGITransport(app)`` in tests).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None = None,
+        *,
+        scope: Scope | None = None,
+        cwd: str | Path | None = None,
+        timeout: float = 30.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        if scope is None:
+            scope = Scope().with_(**{k: v for k, v in git_scope(cwd).items() if k != "workspace"})
+        self.base_url = base_url.rstrip("/")
+        self.scope = scope
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._http_args: dict[str, Any] = {"base_url": self.base_url, "headers": headers, "timeout": timeout,
+                                           "transport": transport}  # fmt: skip
+        self._http: httpx.AsyncClient | None = None
+
+    async def open(self) -> RemoteClient:
+        """Check that the server answers (done on first use; call it to surface errors early)."""
+        await self._request("GET", "/health")
+        return self
+
+    async def aclose(self) -> None:
+        if self._http is not None:
+            http, self._http = self._http, None
+            await http.aclose()
+
+    async def __aenter__(self) -> RemoteClient:
+        return await self.open()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def _request(self, method: str, path: str, *, body: dict | None = None, params: dict | None = None) -> Any:
+        if self._http is None:
+            self._http = httpx.AsyncClient(**self._http_args)
+        try:
+            response = await self._http.request(method, path, json=body, params=params and _drop_none(params))
+        except httpx.HTTPError as err:
+            unavailable = MemHubError(f"memhub server at {self.base_url} did not answer: {err}")
+            unavailable.code = "unavailable"
+            raise unavailable from err
+        if response.is_error:
+            raise _error(response)
+        return response.json()
+
+    def _scope(self, **given: str | None) -> dict[str, str]:
+        """The default scope with the call's overrides, as the request fields (no tenant)."""
+        if given.get("tenant") is not None:
+            raise InvalidInputError("over HTTP the tenant is set by the API key, not per call")
+        merged = self.scope.with_(**{k: v for k, v in given.items() if k != "tenant"})
+        return {k: v for k in SCOPE_KEYS if k != "tenant" and (v := getattr(merged, k)) is not None}
+
+    def _apps(self, app_ids: list[str] | None) -> list[str] | None:
+        return app_ids or ([self.scope.app_id] if self.scope.app_id else None)
+
+    # -- HMG operations ---------------------------------------------------------------
+
+    async def memorize(
+        self,
+        content: str,
+        *,
+        epistemic: str | None = None,
+        polarity: str | None = None,
+        source: str = "agent",
+        metadata: dict | None = None,
+        **scope: str | None,
+    ) -> MemorizeResult:
+        body = {"content": content, "epistemic": epistemic, "polarity": polarity, "source": source,
+                "metadata": metadata, **self._scope(**scope)}  # fmt: skip
+        return MemorizeResult.model_validate(await self._request("POST", "/v1/hmg/memorize", body=_drop_none(body)))
+
+    async def recall(self, query: str, *, limit: int = 10, **scope: str | None) -> RecallResult:
+        body = {"query": query, "limit": limit, **self._scope(**scope)}
+        return RecallResult.model_validate(await self._request("POST", "/v1/hmg/recall", body=body))
+
+    async def correct(
+        self, target_atom: str, action: str, reason: str, new_content: str | None = None, **scope: str | None
+    ) -> CorrectResult:
+        body = {"target_atom": target_atom, "action": action, "reason": reason, "new_content": new_content,
+                **self._scope(**scope)}  # fmt: skip
+        return CorrectResult.model_validate(await self._request("POST", "/v1/hmg/correct", body=_drop_none(body)))
+
+    async def govern(
+        self, target_atom: str, action: str, reason: str, lesson_content: str | None = None, **scope: str | None
+    ) -> GovernResult:
+        body = {"target_atom": target_atom, "action": action, "reason": reason, "lesson_content": lesson_content,
+                **self._scope(**scope)}  # fmt: skip
+        return GovernResult.model_validate(await self._request("POST", "/v1/hmg/govern", body=_drop_none(body)))
+
+    async def handoff(self, summary: str, **scope: str | None) -> HandoffResult:
+        body = {"summary": summary, **self._scope(**scope)}
+        return HandoffResult.model_validate(await self._request("POST", "/v1/hmg/handoff", body=body))
+
+    async def session_context(self, **scope: str | None) -> SessionContext:
+        return SessionContext.model_validate(await self._request("POST", "/v1/hmg/context", body=self._scope(**scope)))
+
+    async def history(self, atom_id: str, **scope: str | None) -> HistoryResult:
+        data = await self._request("GET", f"/v1/hmg/history/{quote(atom_id, safe='')}", params=self._scope(**scope))
+        return HistoryResult.model_validate(data)
+
+    async def stats(self, **scope: str | None) -> Stats:
+        return Stats.model_validate(await self._request("GET", "/v1/hmg/stats", params=self._scope(**scope)))
+
+    async def purge(self) -> None:
+        await self._request("POST", "/v1/hmg/purge")
+
+    # -- MemHub operations ------------------------------------------------------------
+
+    async def add(
+        self,
+        content: str | None = None,
+        messages: list[Any] | None = None,
+        *,
+        user_id: str,
+        app_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        workspace_id: str | None = None,
+        branch: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        occurred_at: str | None = None,
+    ) -> WriteResult:
+        s = self._scope(user_id=user_id, app_id=app_id, agent_id=agent_id, session_id=session_id,
+                        workspace=workspace_id, branch=branch)  # fmt: skip
+        s["workspace_id"] = s.pop("workspace", None)  # type: ignore[assignment]
+        body = {"content": content, "messages": None if messages is None else [_message(m) for m in messages],
+                "metadata": metadata, "occurred_at": occurred_at, **s}  # fmt: skip
+        return WriteResult.model_validate(await self._request("POST", "/v1/memories/", body=_drop_none(body)))
+
+    async def search(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        app_ids: list[str] | None = None,
+        agent_id: str | None = None,
+        limit: int = 10,
+        procedure_limit: int = 0,
+        procedure_min_score: float = 0.0,
+        derived_context_limit: int | None = None,
+        filters: dict[str, Any] | None = None,
+    ) -> SearchResult:
+        s = self._scope(user_id=user_id, agent_id=agent_id)
+        body = {"query": query, "user_id": user_id, "app_ids": self._apps(app_ids), "agent_id": s.get("agent_id"),
+                "limit": limit, "procedure_limit": procedure_limit, "procedure_min_score": procedure_min_score,
+                "derived_context_limit": derived_context_limit, "filters": filters,
+                "repository": s.get("repository"), "branch": s.get("branch")}  # fmt: skip
+        return SearchResult.model_validate(await self._request("POST", "/v1/memories/search", body=_drop_none(body)))
+
+    async def search_conversation(
+        self, query: str, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
+        session_id: str | None = None, limit: int = 10,
+    ) -> ConversationResult:  # fmt: skip
+        s = self._scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
+        body = {"query": query, "user_id": user_id, "app_ids": self._apps(app_ids), "agent_id": s.get("agent_id"),
+                "session_id": s.get("session_id"), "limit": limit, "repository": s.get("repository"),
+                "branch": s.get("branch")}  # fmt: skip
+        data = await self._request("POST", "/v1/memories/search-conversation", body=_drop_none(body))
+        return ConversationResult.model_validate(data)
+
+    async def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:
+        data = await self._request("GET", f"/v1/memories/{quote(memory_id, safe='')}", params={"user_id": user_id})
+        return MemoryItem.model_validate(data)
+
+    async def list(
+        self, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
+        include_history: bool = False, limit: int = 1000,
+    ) -> list[MemoryItem]:  # fmt: skip
+        s = self._scope(user_id=user_id, agent_id=agent_id)
+        params = {"user_id": user_id, "app_ids": self._apps(app_ids), "agent_id": s.get("agent_id"),
+                  "include_history": include_history, "limit": limit, "repository": s.get("repository"),
+                  "branch": s.get("branch")}  # fmt: skip
+        return [MemoryItem.model_validate(m) for m in await self._request("GET", "/v1/memories/", params=params)]
+
+    async def update(self, memory_id: str, content: str, *, user_id: str | None = None) -> str:
+        body = _drop_none({"content": content, "user_id": user_id})
+        return str((await self._request("PUT", f"/v1/memories/{quote(memory_id, safe='')}", body=body))["id"])
+
+    async def delete(self, memory_id: str, *, user_id: str | None = None) -> None:
+        await self._request("DELETE", f"/v1/memories/{quote(memory_id, safe='')}", params={"user_id": user_id})
+
+    async def digest(self, *, mode: str | None = None) -> DigestResult:
+        """Not served over HTTP yet: run ``digest()`` where the store is open (``memhub digest``)."""
+        raise UsageError("digest() is not available over the REST API yet; run it in the process that holds the store")
+
+
+class SyncRemoteClient(SyncMemoryClient):
+    """Blocking face of :class:`RemoteClient`: ``SyncMemoryClient``'s methods, over HTTP.
+
+    Example:
+        >>> with SyncRemoteClient("http://127.0.0.1:8000", api_key="mh_...") as client:
+        ...     client.search("饮品偏好", user_id="u1")
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None = None,
+        *,
+        scope: Scope | None = None,
+        cwd: str | Path | None = None,
+        timeout: float = 30.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        # The loop plumbing of SyncMemoryClient (whose one-line methods we inherit) around a RemoteClient.
+        self._check_loop()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="memhub-sync-remote", daemon=True)
+        self._thread.start()
+        self._client = RemoteClient(base_url, api_key, scope=scope, cwd=cwd, timeout=timeout,  # type: ignore[assignment]
+                                    transport=transport)  # fmt: skip
+        try:
+            self._run(self._client.open())
+        except BaseException:
+            self._stop()
+            raise
+
+    @property
+    def settings(self) -> Any:
+        raise AttributeError("a remote client has no local settings: the server's apply")

@@ -1,0 +1,352 @@
+"""``QdrantServerStore``: the scale-out backend, a Qdrant server or cluster through qdrant-client.
+
+Many app processes can share one server: the collections, payloads and queries are
+those of ``EdgeStore``, and conditional writes (``only_if``) are Qdrant's own
+``update_filter``, so two writers cannot both win. ``url=":memory:"`` runs
+qdrant-client's local mode, the test double for this path.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Sequence
+from typing import Any, TypeVar
+
+from qdrant_client import AsyncQdrantClient, models
+from qdrant_client.common.client_exceptions import QdrantException
+from qdrant_client.http.exceptions import (
+    ApiException,
+    ResponseHandlingException,
+    UnexpectedResponse,
+)
+
+from memhub.errors import EmbedderMismatchError, InvalidInputError, MemHubError
+from memhub.store.base import (
+    BM25,
+    DENSE,
+    Collection,
+    Condition,
+    DateRange,
+    HasVector,
+    IndexSpec,
+    IsEmpty,
+    Match,
+    MatchAny,
+    ScoredPoint,
+    SparseVector,
+    StoredPoint,
+    Where,
+)
+from memhub.store.schema import COLLECTIONS, INDEXES
+
+T = TypeVar("T")
+
+# -- pure translation (no I/O) ---------------------------------------------------
+
+
+def _condition(c: Condition) -> models.Condition:
+    if isinstance(c, Match):
+        return models.FieldCondition(key=c.key, match=models.MatchValue(value=c.value))
+    if isinstance(c, MatchAny):
+        return models.FieldCondition(key=c.key, match=models.MatchAny(any=list(c.values)))
+    if isinstance(c, IsEmpty):
+        return models.IsEmptyCondition(is_empty=models.PayloadField(key=c.key))
+    if isinstance(c, DateRange):
+        return models.FieldCondition(key=c.key, range=models.DatetimeRange(gte=c.gte, lte=c.lte))
+    if isinstance(c, HasVector):
+        return models.HasVectorCondition(has_vector=c.name)
+    if isinstance(c, Where):
+        return to_qdrant_filter(c)
+    raise TypeError(f"unsupported condition {c!r}")
+
+
+def to_qdrant_filter(where: Where | None) -> models.Filter | None:
+    """Translate a neutral ``Where`` into a qdrant-client ``Filter`` (empty clauses left out)."""
+    if where is None:
+        return None
+    return models.Filter(
+        must=[_condition(c) for c in where.must] or None,
+        should=[_condition(c) for c in where.should] or None,
+        must_not=[_condition(c) for c in where.must_not] or None,
+    )
+
+
+def to_qdrant_point(p: StoredPoint) -> models.PointStruct:
+    vector: dict[str, Any] = {}
+    if p.dense is not None:
+        vector[DENSE] = list(p.dense)
+    if p.sparse is not None:
+        vector[BM25] = models.SparseVector(
+            indices=list(p.sparse.indices), values=list(p.sparse.values)
+        )
+    return models.PointStruct(id=p.id, vector=vector, payload=p.payload)
+
+
+def from_qdrant_record(
+    record: models.Record | models.ScoredPoint, with_vectors: bool
+) -> StoredPoint:
+    dense = sparse = None
+    if with_vectors and isinstance(record.vector, dict):
+        dense = record.vector.get(DENSE)
+        raw = record.vector.get(BM25)
+        if raw is not None:
+            sparse = SparseVector(list(raw.indices), list(raw.values))
+    return StoredPoint(str(uuid.UUID(str(record.id))), dict(record.payload or {}), dense, sparse)
+
+
+def collection_params(collection: Collection, vector_size: int) -> dict[str, Any]:
+    """``create_collection`` arguments: vectors for ``memories``, none for the payload-only rest."""
+    if collection == "memories":
+        return {
+            "vectors_config": {
+                DENSE: models.VectorParams(size=vector_size, distance=models.Distance.COSINE)
+            },
+            "sparse_vectors_config": {
+                BM25: models.SparseVectorParams(modifier=models.Modifier.IDF)
+            },
+        }
+    return {"vectors_config": {}}
+
+
+def index_fields(spec: IndexSpec) -> list[tuple[str, models.PayloadSchemaType]]:
+    kinds = (
+        (spec.keyword, models.PayloadSchemaType.KEYWORD),
+        (spec.integer, models.PayloadSchemaType.INTEGER),
+        (spec.datetime, models.PayloadSchemaType.DATETIME),
+        (spec.boolean, models.PayloadSchemaType.BOOL),
+    )
+    return [(key, kind) for keys, kind in kinds for key in keys]
+
+
+def _error(err: Exception, url: str) -> MemHubError:
+    """The memhub error for a qdrant-client failure (raise it ``from err``)."""
+    if isinstance(err, ResponseHandlingException):
+        return MemHubError(f"cannot reach the Qdrant server at {url}: {err.source!r}")
+    if isinstance(err, UnexpectedResponse):
+        try:
+            detail = str(err.structured()["status"]["error"])
+        except (ValueError, KeyError, TypeError):
+            detail = err.reason_phrase or "no detail"
+        if err.status_code in (401, 403):
+            return MemHubError(f"the Qdrant server at {url} refused access; check qdrant_api_key")
+        if err.status_code in (400, 422):
+            return InvalidInputError(f"the Qdrant server at {url} rejected the request: {detail}")
+        return MemHubError(f"the Qdrant server at {url} failed ({err.status_code}): {detail}")
+    if isinstance(err, ValueError):  # local mode reports bad requests as ValueError
+        return InvalidInputError(str(err))
+    return MemHubError(f"the Qdrant server at {url} failed: {err}")
+
+
+_CLIENT_ERRORS = (ApiException, QdrantException, ValueError)
+
+
+# -- the store -------------------------------------------------------------------
+
+
+class QdrantServerStore:
+    """The store on a Qdrant server or cluster, shared by any number of app processes.
+
+    Args:
+        url: the server, e.g. ``http://localhost:6333``; ``":memory:"`` for local mode.
+        api_key: the server's API key, if it has one.
+        prefix: collections are named ``f"{prefix}_{name}"``, so stores can share a server.
+        client: an ``AsyncQdrantClient`` to use instead; the caller keeps and closes it.
+
+    Example:
+        >>> store = QdrantServerStore("http://localhost:6333", api_key=key)
+        >>> await store.open(vector_size=384)
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        api_key: str | None = None,
+        prefix: str = "memhub",
+        client: AsyncQdrantClient | None = None,
+    ) -> None:
+        self.url = url
+        self.prefix = prefix
+        self._owns_client = client is None
+        if client is None:
+            where = {"location": url} if url == ":memory:" else {"url": url, "api_key": api_key}
+            client = AsyncQdrantClient(**where)
+        self._client = client
+        options = client.init_options
+        self._local = options.get("location") == ":memory:" or options.get("path") is not None
+        self._vector_size = 0
+
+    @property
+    def client(self) -> AsyncQdrantClient:
+        """The qdrant-client instance, e.g. to share it with another store."""
+        return self._client
+
+    def _name(self, collection: Collection) -> str:
+        return f"{self.prefix}_{collection}"
+
+    async def _call(self, request: Awaitable[T]) -> T:
+        try:
+            return await request
+        except _CLIENT_ERRORS as err:
+            raise _error(err, self.url) from err
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    async def open(self, vector_size: int) -> None:
+        self._vector_size = vector_size
+        for name in COLLECTIONS:
+            full = self._name(name)
+            if not await self._call(self._client.collection_exists(full)):
+                try:
+                    await self._client.create_collection(
+                        full, **collection_params(name, vector_size)
+                    )
+                except UnexpectedResponse as err:
+                    if err.status_code != 409:  # 409: another process created it first
+                        raise _error(err, self.url) from err
+                except _CLIENT_ERRORS as err:
+                    raise _error(err, self.url) from err
+            if name == "memories":
+                await self._check_size(full)
+            for key, kind in index_fields(INDEXES[name]):
+                # idempotent on a server; local mode warns that indexes do nothing there
+                await self._call(self._client.create_payload_index(full, key, field_schema=kind))
+
+    async def _check_size(self, full: str) -> None:
+        vectors = (await self._call(self._client.get_collection(full))).config.params.vectors
+        params = vectors.get(DENSE) if isinstance(vectors, dict) else None
+        size = params.size if params is not None else None
+        if size != self._vector_size:
+            held = f"{size}-d vectors" if size else f"no {DENSE!r} vector"
+            raise EmbedderMismatchError(
+                f"the collection {full} at {self.url} holds {held} but the embedder makes "
+                f"{self._vector_size}-d vectors; use the embedder it was built with or another prefix"
+            )
+
+    async def close(self) -> None:
+        if self._owns_client:
+            await self._client.close()
+
+    # -- writes ------------------------------------------------------------------
+
+    async def upsert(
+        self, collection: Collection, points: Sequence[StoredPoint], *, only_if: Where | None = None
+    ) -> None:
+        if not points:
+            return
+        # update_filter is the server's conditional update: an existing point is replaced
+        # only if it matches, a new point is inserted. Local mode applies it the same
+        # way (LocalCollection._upsert_point), so no emulation is needed there.
+        points_ = [to_qdrant_point(p) for p in points]
+        flt = to_qdrant_filter(only_if)
+        await self._call(self._client.upsert(self._name(collection), points_, update_filter=flt))
+
+    async def delete(self, collection: Collection, ids: Sequence[str]) -> None:
+        if ids:
+            selector = models.PointIdsList(points=list(ids))
+            await self._call(self._client.delete(self._name(collection), selector))
+
+    async def delete_vectors(self, ids: Sequence[str]) -> None:
+        if ids:
+            selector = models.PointIdsList(points=list(ids))
+            await self._call(
+                self._client.delete_vectors(self._name("memories"), [DENSE, BM25], selector)
+            )
+
+    # -- reads -------------------------------------------------------------------
+
+    async def retrieve(
+        self, collection: Collection, ids: Sequence[str], *, with_vectors: bool = False
+    ) -> list[StoredPoint]:
+        if not ids:
+            return []
+        request = self._client.retrieve(
+            self._name(collection), list(ids), with_vectors=with_vectors
+        )
+        return [from_qdrant_record(r, with_vectors) for r in await self._call(request)]
+
+    async def scroll(
+        self,
+        collection: Collection,
+        where: Where | None = None,
+        *,
+        limit: int = 100,
+        offset: str | None = None,
+        order_by: str | None = None,
+        descending: bool = False,
+    ) -> tuple[list[StoredPoint], str | None]:
+        order = None
+        if order_by:  # a server needs a range index on the key: the datetime indexes in schema
+            direction = models.Direction.DESC if descending else models.Direction.ASC
+            order = models.OrderBy(key=order_by, direction=direction)
+        flt = to_qdrant_filter(where)
+        request = self._client.scroll(
+            self._name(collection), flt, limit=limit, order_by=order, offset=offset
+        )
+        records, next_offset = await self._call(request)
+        nxt = None if next_offset is None or order else str(uuid.UUID(str(next_offset)))
+        return [from_qdrant_record(r, False) for r in records], nxt
+
+    async def count(self, collection: Collection, where: Where | None = None) -> int:
+        request = self._client.count(self._name(collection), to_qdrant_filter(where), exact=True)
+        return (await self._call(request)).count
+
+    async def hybrid_query(
+        self,
+        dense: list[float],
+        sparse: SparseVector,
+        where: Where | None,
+        *,
+        limit: int,
+        prefetch_limit: int,
+        rrf_k: int,
+    ) -> list[ScoredPoint]:
+        flt = to_qdrant_filter(where)
+        prefetch = [
+            models.Prefetch(query=list(dense), using=DENSE, filter=flt, limit=prefetch_limit)
+        ]
+        if sparse.indices:
+            bm25 = models.SparseVector(indices=list(sparse.indices), values=list(sparse.values))
+            prefetch.append(
+                models.Prefetch(query=bm25, using=BM25, filter=flt, limit=prefetch_limit)
+            )
+        rrf = models.RrfQuery(rrf=models.Rrf(k=rrf_k))
+        return await self._query(rrf, prefetch=prefetch, query_filter=flt, limit=limit)
+
+    async def dense_query(
+        self, dense: list[float], where: Where | None, *, limit: int
+    ) -> list[ScoredPoint]:
+        return await self._query(
+            list(dense), using=DENSE, query_filter=to_qdrant_filter(where), limit=limit
+        )
+
+    async def _query(self, query: Any, **kwargs: Any) -> list[ScoredPoint]:
+        request = self._client.query_points(self._name("memories"), query, **kwargs)
+        hits = (await self._call(request)).points
+        return [ScoredPoint(from_qdrant_record(h, False), h.score) for h in hits]
+
+    # -- maintenance -------------------------------------------------------------
+
+    async def compact(self) -> None:
+        """Wake the server's optimizers on every collection; a no-op in local mode.
+
+        Guaranteed: deleted points, removed vectors and overwritten payloads are never
+        returned again by any read.
+
+        Not guaranteed on a server: physical erasure. The empty ``optimizers_config``
+        update only starts the optimizers (as for a "grey" collection); the vacuum
+        optimizer rewrites a segment only when it meets the collection's thresholds
+        (by default 20% of it deleted and at least 1000 vectors), it runs in the
+        background after this returns, the write-ahead log keeps recent operations
+        (old payloads included) until its segments rotate out, and snapshots and
+        replicas keep what they held. Erasure on a server needs those thresholds, the
+        WAL settings and snapshots managed on the server. ``EdgeStore.compact``, by
+        contrast, rewrites its files. ``":memory:"`` has no files: nothing to do.
+        """
+        if self._local:
+            return
+        for name in COLLECTIONS:
+            diff = models.OptimizersConfigDiff()
+            await self._call(
+                self._client.update_collection(self._name(name), optimizers_config=diff)
+            )
