@@ -2,10 +2,43 @@
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from memhub import MemoryClient
+from memhub.store.edge import EdgeStore
 from memhub.testing import HashEmbedder
+
+
+@pytest.fixture(scope="session")
+def _store_templates(tmp_path_factory):
+    return tmp_path_factory.mktemp("store-templates"), {}
+
+
+@pytest.fixture(autouse=True)
+def _fast_new_stores(_store_templates, monkeypatch):
+    """Create each fresh Edge store by copying an empty one made once per session.
+
+    Creating a Qdrant Edge store syncs to disk once per payload index (seconds on
+    a busy disk); copying an empty one (sparse files) takes milliseconds. Test-only.
+    """
+    root, made = _store_templates
+    original = EdgeStore.open
+
+    async def open_from_template(self, vector_size):
+        if not self.path.exists():
+            template = made.get(vector_size)
+            if template is None:
+                template = root / f"dim{vector_size}"
+                seed = EdgeStore(template)
+                await original(seed, vector_size)
+                await seed.close()
+                made[vector_size] = template
+            subprocess.run(["cp", "-a", str(template), str(self.path)], check=True)
+        await original(self, vector_size)
+
+    monkeypatch.setattr(EdgeStore, "open", open_from_template)
 
 
 @pytest.fixture(autouse=True)
