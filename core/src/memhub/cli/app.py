@@ -26,11 +26,11 @@ import sys
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError, entry_points, version
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from memhub.cli import hmg_commands, render
+from memhub.cli import hmg_commands, memhub_commands, render
 from memhub.client import MemoryClient
 from memhub.errors import (
     ConflictError,
@@ -70,7 +70,10 @@ Handler = Callable[["Invocation"], Awaitable[int | None]]
 AddCommand = Callable[[str, Handler, str], argparse.ArgumentParser]
 
 # The registration point: a module here exposes ``register(add: AddCommand) -> None``.
-COMMAND_MODULES: list[ModuleType] = [hmg_commands]
+COMMAND_MODULES: list[ModuleType] = [hmg_commands, memhub_commands]
+# Other distributions (memhub-server: serve-api, serve, keys) add commands through the
+# entry-point group "memhub.cli": each entry point is a ``register(add)`` function.
+PLUGIN_GROUP = "memhub.cli"
 
 
 def exit_code(err: MemHubError) -> int:
@@ -192,6 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     for module in COMMAND_MODULES:
         module.register(add)
+    for plugin in entry_points(group=PLUGIN_GROUP):
+        plugin.load()(add)
     return parser
 
 

@@ -28,7 +28,7 @@ from memhub.models import (
 )
 from memhub.redact import redact
 from memhub.scope import Scope
-from memhub.store.base import HasVector, IsEmpty, Match, Where
+from memhub.store.base import HasVector, IsEmpty, Match, MatchAny, Where
 
 RECALL_LAYERS = ("fact", "profile", "lesson", "procedure")
 _EPISTEMIC = ("possible", "actual", "necessary")
@@ -290,7 +290,8 @@ async def _chain(engine: Engine, payload: dict) -> list[str]:
 
 
 async def stats(engine: Engine, tenant: str | None = None) -> Stats:
-    base = Where(must=(Match("tenant", tenant),)) if tenant else Where()
+    # LangGraph store items share the collection but are not memories
+    base = Where(must=(Match("tenant", tenant),) if tenant else (), must_not=(MatchAny("layer", ("item", "item_text")),))
     count = engine.store.count
     atoms = await count("memories", base)
     supersedes = await count("memories", base.and_(Where(must_not=(IsEmpty("supersedes"),))))

@@ -1,0 +1,174 @@
+"""One memhub client, callable from both the sync and the async side of a framework.
+
+Frameworks call their memory from sync code (``agent.invoke``) and async code
+(``agent.ainvoke``) alike, while the user holds either a ``MemoryClient`` (async)
+or a ``SyncMemoryClient`` (blocking, on its own loop thread). ``MemHub`` makes
+either usable from both sides without blocking an event loop:
+
+- ``MemoryClient``: awaited directly on the caller's loop; a sync call runs the
+  coroutine on one private loop thread and waits for it.
+- ``SyncMemoryClient``: a sync call goes straight through; an async call is
+  scheduled on the client's own loop and awaited, so the caller's loop never blocks.
+
+It also renders a search into the prompt block every adapter injects.
+This module is the same in every memhub adapter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import re
+import threading
+from collections.abc import Coroutine, Sequence
+from concurrent.futures import Future
+from typing import Any
+
+from memhub import MemoryClient, SyncMemoryClient
+from memhub.models import ConversationResult, MemoryItem, SearchResult, WriteResult
+from memhub.retrieval.formatter import format_memories
+
+CHAT_GROUPS = ("profile", "proactive", "normal")
+ALL_GROUPS = (*CHAT_GROUPS, "procedures", "derived")
+_PREAMBLE = {
+    "en": "Long-term memory about this user, from earlier sessions (use it when relevant):",
+    "zh": "以下是与用户相关的长期记忆，回答时可参考：",
+}
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+class _LoopThread:
+    """A daemon thread running one event loop, for sync calls into an async client."""
+
+    _lock = threading.Lock()
+    _instance: _LoopThread | None = None
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="memhub-adapter", daemon=True)
+        self.thread.start()
+
+    @classmethod
+    def get(cls) -> _LoopThread:
+        with cls._lock:
+            if cls._instance is None:
+                cls._instance = cls()
+            return cls._instance
+
+    def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
+
+class MemHub:
+    """A memhub client seen from both sides: ``await hub.search(...)`` and ``hub.search_sync(...)``.
+
+    Args:
+        client: a ``MemoryClient``, a ``SyncMemoryClient`` or any object with the
+            same methods (async or blocking).
+    """
+
+    def __init__(self, client: Any) -> None:
+        if isinstance(client, MemHub):
+            client = client.client
+        if client is None or not hasattr(client, "search") or not hasattr(client, "add"):
+            raise TypeError(f"expected a memhub MemoryClient or SyncMemoryClient, got {type(client).__name__}")
+        self.client = client
+        self.is_async = isinstance(client, MemoryClient) or (
+            not isinstance(client, SyncMemoryClient) and inspect.iscoroutinefunction(client.search)
+        )
+
+    def _submit(self, name: str, kwargs: dict[str, Any]) -> Future | None:
+        """Schedule a call on a ``SyncMemoryClient``'s own loop, if it can be reached.
+
+        The sync client keeps its async client and loop private; until the core
+        exposes them, the adapter reaches for them (and falls back when absent).
+        """
+        inner, loop = getattr(self.client, "_client", None), getattr(self.client, "_loop", None)
+        if inner is None or loop is None or loop.is_closed():
+            return None
+        return asyncio.run_coroutine_threadsafe(getattr(inner, name)(**kwargs), loop)
+
+    async def _acall(self, name: str, /, **kwargs: Any) -> Any:
+        if self.is_async:
+            return await getattr(self.client, name)(**kwargs)
+        future = self._submit(name, kwargs)
+        if future is None:
+            return await asyncio.to_thread(getattr(self.client, name), **kwargs)
+        return await asyncio.wrap_future(future)
+
+    def _call(self, name: str, /, **kwargs: Any) -> Any:
+        if self.is_async:
+            return _LoopThread.get().run(getattr(self.client, name)(**kwargs))
+        if _in_running_loop():
+            # A framework's sync API called from async code (a notebook, an async test):
+            # the sync client refuses to run there, but its own loop thread can serve it.
+            future = self._submit(name, kwargs)
+            if future is not None:
+                return future.result()
+        return getattr(self.client, name)(**kwargs)
+
+    # -- the calls adapters make -----------------------------------------------------
+
+    async def search(self, query: str, **kwargs: Any) -> SearchResult:
+        return await self._acall("search", query=query, **kwargs)
+
+    def search_sync(self, query: str, **kwargs: Any) -> SearchResult:
+        return self._call("search", query=query, **kwargs)
+
+    async def add(self, messages: list[dict[str, Any]], **kwargs: Any) -> WriteResult:
+        return await self._acall("add", messages=messages, **_drop_none(kwargs))
+
+    def add_sync(self, messages: list[dict[str, Any]], **kwargs: Any) -> WriteResult:
+        return self._call("add", messages=messages, **_drop_none(kwargs))
+
+    async def search_conversation(self, query: str, **kwargs: Any) -> ConversationResult:
+        return await self._acall("search_conversation", query=query, **kwargs)
+
+
+def _in_running_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _drop_none(kwargs: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in kwargs.items() if v is not None}
+
+
+def search_kwargs(*, user_id: str, app_id: str | None, agent_id: str | None, limit: int,
+                  groups: Sequence[str]) -> dict[str, Any]:  # fmt: skip
+    """Arguments of ``client.search`` for one scope and the groups wanted."""
+    unknown = set(groups) - set(ALL_GROUPS)
+    if unknown:
+        raise ValueError(f"unknown memory groups {sorted(unknown)}; choose from {list(ALL_GROUPS)}")
+    return {
+        "user_id": user_id,
+        "app_ids": [app_id] if app_id else None,
+        "agent_id": agent_id,
+        "limit": limit,
+        "procedure_limit": min(limit, 50) if "procedures" in groups else 0,
+        "derived_context_limit": min(limit, 50) if "derived" in groups else 0,
+    }
+
+
+def selected(result: SearchResult, groups: Sequence[str]) -> dict[str, list[MemoryItem]]:
+    """The wanted groups of a search, in memhub's group order."""
+    return {name: list(getattr(result.memories, name) or []) for name in ALL_GROUPS if name in groups}
+
+
+def render(result: SearchResult, groups: Sequence[str], template: str | None = None) -> str:
+    """The prompt block for a search: a one-line preamble and ``format_memories``; ``""`` if empty.
+
+    Args:
+        template: ``str.format`` template with ``{memories}``; by default a preamble
+            in the language of the memories (English or Chinese).
+    """
+    block = format_memories(selected(result, groups))
+    if not block:
+        return ""
+    if template is not None:
+        return template.format(memories=block)
+    language = "zh" if _CJK.search(block.split("\n", 1)[0]) else "en"
+    return f"{_PREAMBLE[language]}\n{block}"

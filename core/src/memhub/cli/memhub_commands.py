@@ -1,0 +1,173 @@
+"""The MemHub commands: add, search, get, list, update, delete, search-conversation, digest, config.
+
+``--user-id`` (a global option) is required where the SDK requires it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memhub.cli import render
+from memhub.config import Settings
+from memhub.errors import InvalidInputError
+from memhub.models import ConversationResult, MemoryItem, SearchResult, WriteResult
+
+if TYPE_CHECKING:
+    from memhub.cli.app import AddCommand, Invocation
+
+
+def register(add: AddCommand) -> None:
+    p = add("add", _add, "write a statement or a conversation (facts and profile are extracted)")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--content", help="one statement; - reads stdin")
+    source.add_argument("--messages-file", metavar="FILE", help="a JSON list of {role, content} messages")
+    p.add_argument("--workspace-id", help="version boundary for procedures")
+    p.add_argument("--metadata", metavar="JSON", help="a JSON object stored with the memories")
+
+    p = add("search", _search, "grouped search over a user's current memories")
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--procedure-limit", type=int, default=0, help="also return up to N procedures")
+    p.add_argument("--derived-limit", type=int, default=None, help="also return up to N derived (L3) items")
+
+    p = add("search-conversation", _search_conversation, "search the raw conversation turns")
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--limit", type=int, default=10)
+
+    p = add("get", _get, "show one memory")
+    p.add_argument("memory_id", metavar="MEMORY_ID")
+
+    p = add("list", _list, "a user's memories, newest first")
+    p.add_argument("--include-history", action="store_true", help="also replaced and deleted versions")
+
+    p = add("update", _update, "write a new version of a memory")
+    p.add_argument("memory_id", metavar="MEMORY_ID")
+    p.add_argument("content", metavar="CONTENT")
+
+    p = add("delete", _delete, "archive a memory (govern erases content)")
+    p.add_argument("memory_id", metavar="MEMORY_ID")
+
+    p = add("digest", _digest, "dual mode: derive L3 patterns for the scopes written since the last digest")
+    p.add_argument("--mode", choices=("system1", "dual"), help="override the configured mode for this run")
+
+    add("config", _config, "show the effective settings and where each comes from (keys masked)")
+
+
+def _user(inv: Invocation, required: bool = True) -> str | None:
+    user = inv.scope.get("user_id")
+    if required and not user:
+        raise InvalidInputError("--user-id is required for this command")
+    return user
+
+
+def _text(value: str) -> str:
+    return sys.stdin.read() if value == "-" else value
+
+
+async def _add(inv: Invocation) -> None:
+    a = inv.args
+    messages = None
+    if a.messages_file:
+        try:
+            messages = json.loads(Path(a.messages_file).read_text())
+        except (OSError, json.JSONDecodeError) as err:
+            raise InvalidInputError(f"cannot read messages from {a.messages_file}: {err}") from err
+    metadata = _json_object(a.metadata) if a.metadata else None
+    s = inv.scope
+    client = await inv.client()
+    result = await client.add(
+        _text(a.content) if a.content else None, messages, user_id=_user(inv), app_id=s.get("app_id"),
+        agent_id=s.get("agent_id"), session_id=s.get("session_id"), workspace_id=a.workspace_id,
+        branch=s.get("branch"), metadata=metadata,
+    )  # fmt: skip
+    inv.emit(result, _write)
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InvalidInputError(f"--metadata is not JSON: {err}") from err
+    if not isinstance(value, dict):
+        raise InvalidInputError("--metadata must be a JSON object")
+    return value
+
+
+def _write(r: WriteResult) -> str:
+    head = f"memory_id {r.memory_id}  extracted {r.extracted_count}  commit_passed {r.commit_passed}  scene {r.scene}"
+    rows = [(d.action, d.update_type or "", d.memory_id or "", d.candidate) for d in r.decisions]
+    return head + ("\n" + render.table(("action", "type", "memory", "candidate"), rows) if rows else "")
+
+
+def _items(items: list[MemoryItem]) -> str:
+    rows = [(f"{m.score:.2f}" if m.score is not None else "", m.id, m.layer, render.date(m.created_at),
+             render.one_line(m.content)) for m in items]  # fmt: skip
+    return render.table(("score", "id", "layer", "created", "content"), rows) if rows else "(none)"
+
+
+def _groups(r: SearchResult) -> str:
+    parts = [f"[{name}]\n{_items(items)}" for name, items in r.memories if items is not None]
+    return "\n\n".join(parts)
+
+
+async def _search(inv: Invocation) -> None:
+    a, s = inv.args, inv.scope
+    client = await inv.client()
+    result = await client.search(a.query, user_id=_user(inv), app_ids=[s["app_id"]] if "app_id" in s else None,
+                                 agent_id=s.get("agent_id"), limit=a.limit, procedure_limit=a.procedure_limit,
+                                 derived_context_limit=a.derived_limit)  # fmt: skip
+    inv.emit(result, _groups)
+
+
+def _turns(r: ConversationResult) -> str:
+    rows = [(f"{t.score:.2f}", t.id, t.role, t.session_id or "", render.one_line(t.content)) for t in r.turns]
+    return render.table(("score", "id", "role", "session", "content"), rows) if rows else "(none)"
+
+
+async def _search_conversation(inv: Invocation) -> None:
+    s = inv.scope
+    client = await inv.client()
+    result = await client.search_conversation(inv.args.query, user_id=_user(inv), agent_id=s.get("agent_id"),
+                                              session_id=s.get("session_id"), limit=inv.args.limit)  # fmt: skip
+    inv.emit(result, _turns)
+
+
+async def _get(inv: Invocation) -> None:
+    client = await inv.client()
+    item = await client.get(inv.args.memory_id, user_id=_user(inv, required=False))
+    inv.emit(item, lambda m: _items([m]) + (f"\nevolution_chain: {m.evolution_chain}" if m.evolution_chain else ""))
+
+
+async def _list(inv: Invocation) -> None:
+    client = await inv.client()
+    items = await client.list(user_id=_user(inv), include_history=inv.args.include_history)
+    inv.emit({"memories": [m.model_dump(mode="json") for m in items]}, lambda _: _items(items))
+
+
+async def _update(inv: Invocation) -> None:
+    client = await inv.client()
+    new_id = await client.update(inv.args.memory_id, _text(inv.args.content), user_id=_user(inv, required=False))
+    inv.emit({"memory_id": new_id, "replaces": inv.args.memory_id}, lambda r: f"new version {r['memory_id']}")
+
+
+async def _delete(inv: Invocation) -> None:
+    client = await inv.client()
+    await client.delete(inv.args.memory_id, user_id=_user(inv, required=False))
+    inv.emit({"deleted": inv.args.memory_id}, lambda r: f"archived {r['deleted']}")
+
+
+async def _digest(inv: Invocation) -> None:
+    client = await inv.client()
+    result = await client.digest(mode=inv.args.mode)
+    inv.emit(result, lambda r: f"processed {r.processed} scope(s), derived {len(r.derived_ids)} item(s)")
+
+
+async def _config(inv: Invocation) -> None:
+    settings = Settings.load(storage_dir=getattr(inv.args, "storage_dir", None))
+    shown, sources = settings.masked(), settings.sources()
+    rows = [(key, render.one_line(value), sources.get(key, "")) for key, value in shown.items()]
+    inv.emit({"settings": shown, "sources": sources}, lambda _: render.table(("key", "value", "source"), rows))
+
