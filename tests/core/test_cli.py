@@ -6,7 +6,6 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -40,21 +39,11 @@ def _isolate(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
     monkeypatch.chdir(folder)  # no git checkout: the scope is the same on every machine
 
 
-@pytest.fixture(scope="module")
-def empty_store(tmp_path_factory) -> Path:
-    """A new store built once: creating Edge shards takes seconds, copying them does not."""
-    folder = tmp_path_factory.mktemp("template")
-    with pytest.MonkeyPatch.context() as mp:
-        _isolate(mp, folder)
-        assert main(["--storage-dir", str(folder / "store"), "stats"]) == 0
-    return folder / "store"
-
-
 @pytest.fixture
-def cli(tmp_path, monkeypatch, capsys, empty_store):
+def cli(tmp_path, monkeypatch, capsys):
+    # a fresh store comes from the session's empty template (tests/conftest.py)
     _isolate(monkeypatch, tmp_path)
     store = tmp_path / "store"
-    shutil.copytree(empty_store, store)
     capsys.readouterr()
 
     def run(*argv: str) -> Run:

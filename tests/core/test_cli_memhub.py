@@ -1,0 +1,81 @@
+"""The MemHub commands of the CLI: add, search, search-conversation, get, list, update, delete, digest, config."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memhub.cli import main
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("MEMHUB_TEST_EMBEDDER", "hash")
+    monkeypatch.chdir(tmp_path)
+    store = str(tmp_path / "store")
+
+    def invoke(*argv: str) -> tuple[int, str, str]:
+        code = main(["--storage-dir", store, *argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return invoke
+
+
+def test_add_then_search_and_list(run):
+    code, out, _ = run("--json", "add", "--content", "我最爱的编程语言是 Java", "--user-id", "u1")
+    assert code == 0
+    written = json.loads(out)
+    memory = written["decisions"][0]["memory_id"]
+    code, out, _ = run("--json", "search", "编程语言", "--user-id", "u1")
+    assert [m["id"] for m in json.loads(out)["memories"]["profile"]] == [memory]
+    code, out, _ = run("search", "编程语言", "--user-id", "u1")
+    assert "[profile]" in out and "Java" in out
+    code, out, _ = run("--json", "list", "--user-id", "u1")
+    assert [m["content"] for m in json.loads(out)["memories"]] == ["我最爱的编程语言是 Java"]
+    code, out, _ = run("--json", "search", "编程语言", "--user-id", "u2")
+    assert json.loads(out)["memories"]["profile"] == []
+
+
+def test_messages_file_update_get_delete(run, tmp_path):
+    messages = [{"role": "system", "content": "be nice"}, {"role": "user", "content": "我住在上海"},
+                {"role": "assistant", "content": "好的"}]  # fmt: skip
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(messages, ensure_ascii=False))
+    code, out, _ = run("--json", "add", "--messages-file", str(path), "--user-id", "u1")
+    assert code == 0 and len(json.loads(out)["raw_ids"]) == 2
+    memory = json.loads(out)["decisions"][0]["memory_id"]
+    code, out, _ = run("--json", "update", memory, "我住在杭州", "--user-id", "u1")
+    new = json.loads(out)["memory_id"]
+    code, out, _ = run("--json", "get", new, "--user-id", "u1")
+    assert json.loads(out)["evolution_chain"] == [memory]
+    code, out, _ = run("--json", "search-conversation", "上海", "--user-id", "u1")
+    assert json.loads(out)["turns"][0]["content"] == "我住在上海"
+    assert run("delete", new, "--user-id", "u1")[0] == 0
+    code, out, _ = run("--json", "list", "--user-id", "u1")
+    assert json.loads(out)["memories"] == []
+
+
+def test_add_without_user_or_with_bad_file_is_a_usage_error(run, tmp_path):
+    code, _, err = run("add", "--content", "x")
+    assert code == 2 and err.count("\n") == 1 and "--user-id" in err
+    code, _, err = run("add", "--messages-file", str(tmp_path / "missing.json"), "--user-id", "u")
+    assert code == 2 and "cannot read messages" in err
+
+
+def test_digest_needs_dual_mode(run):
+    for text in ["我每天早上喝咖啡", "下午也会喝一杯咖啡提神", "周末去咖啡馆写代码"]:
+        run("add", "--content", text, "--user-id", "u1")
+    assert "processed 0" in run("digest")[1]  # system1: nothing is pending
+
+
+def test_config_masks_keys_and_names_sources(run, monkeypatch):
+    monkeypatch.setenv("MEMHUB_LLM_API_KEY", "sk-live-abcdefgh12345678")
+    monkeypatch.setenv("MEMHUB_MODE", "dual")
+    code, out, _ = run("--json", "config")
+    shown = json.loads(out)
+    assert shown["settings"]["llm_api_key"] == "****5678"
+    assert "abcdefgh" not in out
+    assert shown["sources"]["mode"] == "env" and shown["settings"]["mode"] == "dual"
+    assert shown["sources"]["reconcile_relation_threshold"] == "default"
