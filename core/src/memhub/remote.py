@@ -16,6 +16,7 @@ The local hub (``memhub serve``) announces itself in ``<storage_dir>/hub.json``
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import os
 import threading
@@ -52,7 +53,9 @@ HUB_FILE = "hub.json"
 
 # The code of the JSON error body -> the class raised here (every class of memhub.errors).
 _BY_CODE: dict[str, type[MemHubError]] = {
-    cls.code: cls for cls in (getattr(errors, name) for name in errors.__all__) if issubclass(cls, MemHubError)
+    cls.code: cls
+    for cls in (getattr(errors, name) for name in errors.__all__)
+    if issubclass(cls, MemHubError)
 }
 
 
@@ -87,7 +90,9 @@ def read_hub(storage_dir: str | Path | None) -> Hub | None:
     return hub if _alive(hub.pid) else None
 
 
-async def connect_hub(storage_dir: str | Path | None, scope: Scope | None = None) -> RemoteClient | None:
+async def connect_hub(
+    storage_dir: str | Path | None, scope: Scope | None = None
+) -> RemoteClient | None:
     """A client connected to the hub holding ``storage_dir``; ``None`` if no hub is running there."""
     hub = read_hub(storage_dir)
     if hub is None:
@@ -125,11 +130,29 @@ def _message(message: Any) -> Any:
         return message
     if hasattr(message, "model_dump"):
         return message.model_dump(mode="json", exclude_none=True)
-    fields = ("role", "content", "tool_calls", "tool_call_id", "name", "id", "occurred_at", "timestamp", "created_at")
+    fields = (
+        "role",
+        "content",
+        "tool_calls",
+        "tool_call_id",
+        "name",
+        "id",
+        "occurred_at",
+        "timestamp",
+        "created_at",
+    )
     out = {k: getattr(message, k) for k in fields if getattr(message, k, None) is not None}
     if "role" in out:
         out["role"] = getattr(out["role"], "value", out["role"])
     return out
+
+
+def _loopback(url: str) -> bool:
+    host = httpx.URL(url).host
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _drop_none(data: dict[str, Any]) -> dict[str, Any]:
@@ -164,8 +187,9 @@ class RemoteClient:
         self.base_url = base_url.rstrip("/")
         self.scope = scope
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        # A proxy from the environment must never see loopback traffic (and the hub's token).
         self._http_args: dict[str, Any] = {"base_url": self.base_url, "headers": headers, "timeout": timeout,
-                                           "transport": transport}  # fmt: skip
+                                           "transport": transport, "trust_env": not _loopback(self.base_url)}  # fmt: skip
         self._http: httpx.AsyncClient | None = None
 
     async def open(self) -> RemoteClient:
@@ -184,11 +208,15 @@ class RemoteClient:
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
-    async def _request(self, method: str, path: str, *, body: dict | None = None, params: dict | None = None) -> Any:
+    async def _request(
+        self, method: str, path: str, *, body: dict | None = None, params: dict | None = None
+    ) -> Any:
         if self._http is None:
             self._http = httpx.AsyncClient(**self._http_args)
         try:
-            response = await self._http.request(method, path, json=body, params=params and _drop_none(params))
+            response = await self._http.request(
+                method, path, json=body, params=params and _drop_none(params)
+            )
         except httpx.HTTPError as err:
             unavailable = MemHubError(f"memhub server at {self.base_url} did not answer: {err}")
             unavailable.code = "unavailable"
@@ -221,39 +249,63 @@ class RemoteClient:
     ) -> MemorizeResult:
         body = {"content": content, "epistemic": epistemic, "polarity": polarity, "source": source,
                 "metadata": metadata, **self._scope(**scope)}  # fmt: skip
-        return MemorizeResult.model_validate(await self._request("POST", "/v1/hmg/memorize", body=_drop_none(body)))
+        return MemorizeResult.model_validate(
+            await self._request("POST", "/v1/hmg/memorize", body=_drop_none(body))
+        )
 
     async def recall(self, query: str, *, limit: int = 10, **scope: str | None) -> RecallResult:
         body = {"query": query, "limit": limit, **self._scope(**scope)}
         return RecallResult.model_validate(await self._request("POST", "/v1/hmg/recall", body=body))
 
     async def correct(
-        self, target_atom: str, action: str, reason: str, new_content: str | None = None, **scope: str | None
+        self,
+        target_atom: str,
+        action: str,
+        reason: str,
+        new_content: str | None = None,
+        **scope: str | None,
     ) -> CorrectResult:
         body = {"target_atom": target_atom, "action": action, "reason": reason, "new_content": new_content,
                 **self._scope(**scope)}  # fmt: skip
-        return CorrectResult.model_validate(await self._request("POST", "/v1/hmg/correct", body=_drop_none(body)))
+        return CorrectResult.model_validate(
+            await self._request("POST", "/v1/hmg/correct", body=_drop_none(body))
+        )
 
     async def govern(
-        self, target_atom: str, action: str, reason: str, lesson_content: str | None = None, **scope: str | None
+        self,
+        target_atom: str,
+        action: str,
+        reason: str,
+        lesson_content: str | None = None,
+        **scope: str | None,
     ) -> GovernResult:
         body = {"target_atom": target_atom, "action": action, "reason": reason, "lesson_content": lesson_content,
                 **self._scope(**scope)}  # fmt: skip
-        return GovernResult.model_validate(await self._request("POST", "/v1/hmg/govern", body=_drop_none(body)))
+        return GovernResult.model_validate(
+            await self._request("POST", "/v1/hmg/govern", body=_drop_none(body))
+        )
 
     async def handoff(self, summary: str, **scope: str | None) -> HandoffResult:
         body = {"summary": summary, **self._scope(**scope)}
-        return HandoffResult.model_validate(await self._request("POST", "/v1/hmg/handoff", body=body))
+        return HandoffResult.model_validate(
+            await self._request("POST", "/v1/hmg/handoff", body=body)
+        )
 
     async def session_context(self, **scope: str | None) -> SessionContext:
-        return SessionContext.model_validate(await self._request("POST", "/v1/hmg/context", body=self._scope(**scope)))
+        return SessionContext.model_validate(
+            await self._request("POST", "/v1/hmg/context", body=self._scope(**scope))
+        )
 
     async def history(self, atom_id: str, **scope: str | None) -> HistoryResult:
-        data = await self._request("GET", f"/v1/hmg/history/{quote(atom_id, safe='')}", params=self._scope(**scope))
+        data = await self._request(
+            "GET", f"/v1/hmg/history/{quote(atom_id, safe='')}", params=self._scope(**scope)
+        )
         return HistoryResult.model_validate(data)
 
     async def stats(self, **scope: str | None) -> Stats:
-        return Stats.model_validate(await self._request("GET", "/v1/hmg/stats", params=self._scope(**scope)))
+        return Stats.model_validate(
+            await self._request("GET", "/v1/hmg/stats", params=self._scope(**scope))
+        )
 
     async def purge(self) -> None:
         await self._request("POST", "/v1/hmg/purge")
@@ -279,7 +331,9 @@ class RemoteClient:
         s["workspace_id"] = s.pop("workspace", None)  # type: ignore[assignment]
         body = {"content": content, "messages": None if messages is None else [_message(m) for m in messages],
                 "metadata": metadata, "occurred_at": occurred_at, **s}  # fmt: skip
-        return WriteResult.model_validate(await self._request("POST", "/v1/memories/", body=_drop_none(body)))
+        return WriteResult.model_validate(
+            await self._request("POST", "/v1/memories/", body=_drop_none(body))
+        )
 
     async def search(
         self,
@@ -299,7 +353,9 @@ class RemoteClient:
                 "limit": limit, "procedure_limit": procedure_limit, "procedure_min_score": procedure_min_score,
                 "derived_context_limit": derived_context_limit, "filters": filters,
                 "repository": s.get("repository"), "branch": s.get("branch")}  # fmt: skip
-        return SearchResult.model_validate(await self._request("POST", "/v1/memories/search", body=_drop_none(body)))
+        return SearchResult.model_validate(
+            await self._request("POST", "/v1/memories/search", body=_drop_none(body))
+        )
 
     async def search_conversation(
         self, query: str, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
@@ -309,11 +365,15 @@ class RemoteClient:
         body = {"query": query, "user_id": user_id, "app_ids": self._apps(app_ids), "agent_id": s.get("agent_id"),
                 "session_id": s.get("session_id"), "limit": limit, "repository": s.get("repository"),
                 "branch": s.get("branch")}  # fmt: skip
-        data = await self._request("POST", "/v1/memories/search-conversation", body=_drop_none(body))
+        data = await self._request(
+            "POST", "/v1/memories/search-conversation", body=_drop_none(body)
+        )
         return ConversationResult.model_validate(data)
 
     async def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:
-        data = await self._request("GET", f"/v1/memories/{quote(memory_id, safe='')}", params={"user_id": user_id})
+        data = await self._request(
+            "GET", f"/v1/memories/{quote(memory_id, safe='')}", params={"user_id": user_id}
+        )
         return MemoryItem.model_validate(data)
 
     async def list(
@@ -324,18 +384,29 @@ class RemoteClient:
         params = {"user_id": user_id, "app_ids": self._apps(app_ids), "agent_id": s.get("agent_id"),
                   "include_history": include_history, "limit": limit, "repository": s.get("repository"),
                   "branch": s.get("branch")}  # fmt: skip
-        return [MemoryItem.model_validate(m) for m in await self._request("GET", "/v1/memories/", params=params)]
+        return [
+            MemoryItem.model_validate(m)
+            for m in await self._request("GET", "/v1/memories/", params=params)
+        ]
 
     async def update(self, memory_id: str, content: str, *, user_id: str | None = None) -> str:
         body = _drop_none({"content": content, "user_id": user_id})
-        return str((await self._request("PUT", f"/v1/memories/{quote(memory_id, safe='')}", body=body))["id"])
+        return str(
+            (await self._request("PUT", f"/v1/memories/{quote(memory_id, safe='')}", body=body))[
+                "id"
+            ]
+        )
 
     async def delete(self, memory_id: str, *, user_id: str | None = None) -> None:
-        await self._request("DELETE", f"/v1/memories/{quote(memory_id, safe='')}", params={"user_id": user_id})
+        await self._request(
+            "DELETE", f"/v1/memories/{quote(memory_id, safe='')}", params={"user_id": user_id}
+        )
 
     async def digest(self, *, mode: str | None = None) -> DigestResult:
         """Not served over HTTP yet: run ``digest()`` where the store is open (``memhub digest``)."""
-        raise UsageError("digest() is not available over the REST API yet; run it in the process that holds the store")
+        raise UsageError(
+            "digest() is not available over the REST API yet; run it in the process that holds the store"
+        )
 
 
 class SyncRemoteClient(SyncMemoryClient):
@@ -359,7 +430,9 @@ class SyncRemoteClient(SyncMemoryClient):
         # The loop plumbing of SyncMemoryClient (whose one-line methods we inherit) around a RemoteClient.
         self._check_loop()
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="memhub-sync-remote", daemon=True)
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="memhub-sync-remote", daemon=True
+        )
         self._thread.start()
         self._client = RemoteClient(base_url, api_key, scope=scope, cwd=cwd, timeout=timeout,  # type: ignore[assignment]
                                     transport=transport)  # fmt: skip

@@ -138,7 +138,7 @@ async def correct(
         raise InvalidInputError(f"new_content is only for replace, not {action}")
     async with engine.write_lock:
         old = await engine.get(target_atom, scope.tenant)
-        transitions.check_correctable(action, old["status"], old["exposure"], old.get("superseded_by"))
+        transitions.check_correctable(action, old.get("status", "active"), old["exposure"], old.get("superseded_by"))
         if action == "replace":
             new_atom = await replace_version(engine, old, text, why, action="replace")
             await engine.bump()

@@ -9,7 +9,7 @@ from memhub.engine.core import Engine
 from memhub.engine.filters import current, scope_filter
 from memhub.engine.hmg import clean_content, hybrid, replace_version
 from memhub.engine.records import GOVERNED, shown_content
-from memhub.errors import InvalidInputError, NotFoundError
+from memhub.errors import InvalidInputError, InvalidTransitionError, NotFoundError
 from memhub.models import (
     ConversationResult,
     ConversationTurn,
@@ -143,9 +143,9 @@ async def update(engine: Engine, memory_id: str, content: str, scope: Scope) -> 
     async with engine.write_lock:
         old = await engine.get(memory_id, scope.tenant)
         _check_owner(old, scope, memory_id)
-        if old["layer"] == "raw":
+        transitions.check_correctable("update", old.get("status", "active"), old["exposure"], old.get("superseded_by"))
+        if old.get("layer") == "raw":
             raise InvalidInputError("raw conversation records cannot be updated")
-        transitions.check_correctable("update", old["status"], old["exposure"], old.get("superseded_by"))
         new = await replace_version(engine, old, text, "update", action="update")
         await engine.bump()
     return new["id"]
@@ -156,6 +156,8 @@ async def delete(engine: Engine, memory_id: str, scope: Scope) -> None:
     async with engine.write_lock:
         old = await engine.get(memory_id, scope.tenant)
         _check_owner(old, scope, memory_id)
+        if old["exposure"] in GOVERNED:
+            raise InvalidTransitionError(f"memory {memory_id} is {old['exposure']}: nothing is left to delete")
         if old["status"] == "archived":
             return
         await engine.update(old, {"status": "archived"})

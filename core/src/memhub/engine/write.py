@@ -146,7 +146,7 @@ async def _apply(engine, scope, cand: Candidate, vector: list[float], action: st
         return None
     if action == "OVERRIDE" and targets:
         old = await engine.get(targets[0], scope.tenant)
-        if old["status"] == "active":
+        if old.get("status") == "active":
             new = await replace_version(engine, old, cand.text, "superseded by a newer statement", action="override",
                                         layer=cand.layer, extra=extra, vector=vector)  # fmt: skip
             for other in await engine.get_many(targets[1:]):  # the same attribute stated twice before

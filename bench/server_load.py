@@ -1,0 +1,239 @@
+"""Load on the REST service: N concurrent clients of mixed add/search over loopback.
+
+    python bench/server_load.py [--clients 16] [--seconds 30 | --quick] [--embedder e5|hash] [--json OUT]
+
+The server runs in its own process (``--serve``, started by this script) on
+127.0.0.1 over a fresh store in a temp dir; the clients share one ``httpx``
+connection pool here. Afterwards every add the server acknowledged (200) is read
+back by id: a write that was answered but is not retrievable is a failure (exit 1).
+Traffic goes to loopback only, and every loop is bounded in time and count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from _util import percentile, real_facts, real_queries  # noqa: E402
+
+HOST = "127.0.0.1"
+USERS = [f"u{i:02d}" for i in range(8)]
+MAX_REQUESTS_PER_CLIENT = 100_000  # a bound besides the clock
+
+
+# =================================================================================
+# server: its own process
+# =================================================================================
+
+
+def serve(store: str, embedder: str) -> None:
+    """Run the REST app over ``store`` on a free loopback port; print ``PORT n``; stop on SIGTERM."""
+    import uvicorn
+
+    from memhub import Settings
+    from memhub_server.app import create_app
+    from memhub_server.hub import listen
+    from memhub_server.service import MemoryService
+
+    async def main() -> None:
+        embed = None
+        if embedder == "hash":
+            from memhub.testing import HashEmbedder
+
+            embed = HashEmbedder()
+        settings = Settings(storage_dir=store)
+        service = MemoryService(settings, embed=embed)
+        await service.open()
+        sock = listen(HOST, 0)
+        app = create_app(service=service)  # API keys from <store>/api_keys.json
+        server = uvicorn.Server(
+            uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+        )
+        print(f"PORT {sock.getsockname()[1]}", flush=True)
+        await server.serve(sockets=[sock])
+
+    asyncio.run(main())
+
+
+# =================================================================================
+# clients
+# =================================================================================
+
+
+@dataclass
+class Tally:
+    latency: dict[str, list[float]] = field(default_factory=lambda: {"add": [], "search": []})
+    errors: dict[str, dict[int, int]] = field(default_factory=lambda: {"add": {}, "search": {}})
+    written: list[tuple[str, str, str]] = field(
+        default_factory=list
+    )  # (user, id, content) of acked raw records
+    derived: list[tuple[str, str]] = field(default_factory=list)  # (user, id) of acked facts
+
+
+async def client_loop(http: httpx.AsyncClient, seed: int, deadline: float, write_ratio: float, facts: list[str],
+                      queries: list[str], tally: Tally) -> None:  # fmt: skip
+    rng = random.Random(seed)
+    for _ in range(MAX_REQUESTS_PER_CLIENT):
+        if time.monotonic() >= deadline:
+            return
+        user = rng.choice(USERS)
+        if rng.random() < write_ratio:
+            op, content = "add", f"{rng.choice(facts)} #{seed}-{rng.randrange(10**9)}"
+            request = http.post("/v1/memories/", json={"content": content, "user_id": user})
+        else:
+            op, content = "search", ""
+            request = http.post(
+                "/v1/memories/search", json={"query": rng.choice(queries), "user_id": user}
+            )
+        start = time.perf_counter()
+        try:
+            response = await request
+            status = response.status_code
+        except httpx.HTTPError:
+            status = 0
+        tally.latency[op].append((time.perf_counter() - start) * 1000)
+        if status != 200:
+            tally.errors[op][status] = tally.errors[op].get(status, 0) + 1
+        elif op == "add":
+            body = response.json()
+            tally.written.append((user, body["memory_id"], content))
+            tally.derived.extend(
+                (user, d["memory_id"]) for d in body["decisions"] if d["memory_id"]
+            )
+
+
+async def verify(http: httpx.AsyncClient, tally: Tally) -> list[str]:
+    """Every acknowledged add must be retrievable by id, with the text that was sent."""
+    problems: list[str] = []
+    sem = asyncio.Semaphore(8)
+
+    async def check(user: str, memory_id: str, content: str | None) -> None:
+        async with sem:
+            response = await http.get(f"/v1/memories/{memory_id}", params={"user_id": user})
+        if response.status_code != 200:
+            problems.append(f"{memory_id}: HTTP {response.status_code}")
+        elif content is not None and response.json()["content"] != content:
+            problems.append(f"{memory_id}: content differs")
+
+    await asyncio.gather(
+        *(check(u, i, c) for u, i, c in tally.written),
+        *(check(u, i, None) for u, i in tally.derived),
+    )
+    return problems
+
+
+def row(name: str, ms: list[float], seconds: float, errors: dict[int, int]) -> str:
+    p = [percentile(ms, q) for q in (50, 95, 99)]
+    return (f"{name:<8}{len(ms):>8}{sum(errors.values()):>8}{len(ms) / seconds:>10.1f}"
+            f"{p[0]:>10.1f}{p[1]:>10.1f}{p[2]:>10.1f}")  # fmt: skip
+
+
+async def run_load(base: str, key: str, args: argparse.Namespace) -> dict:
+    facts, queries = real_facts(400), real_queries(200)
+    tally = Tally()
+    limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
+    headers = {"Authorization": f"Bearer {key}"}
+    async with httpx.AsyncClient(base_url=base, headers=headers, limits=limits, timeout=60) as http:
+        for q in queries[:5]:  # warm up: model load, first connections
+            await http.post("/v1/memories/search", json={"query": q, "user_id": USERS[0]})
+        start = time.monotonic()
+        deadline = start + args.seconds
+        await asyncio.gather(*(client_loop(http, seed, deadline, args.write_ratio, facts, queries, tally)
+                               for seed in range(args.clients)))  # fmt: skip
+        elapsed = time.monotonic() - start
+        checked = time.monotonic()
+        problems = await verify(http, tally)
+        verify_s = time.monotonic() - checked
+
+    everything = tally.latency["add"] + tally.latency["search"]
+    all_errors = {s: tally.errors["add"].get(s, 0) + tally.errors["search"].get(s, 0)
+                  for s in {*tally.errors["add"], *tally.errors["search"]}}  # fmt: skip
+    print(
+        f"\n{args.clients} clients x {elapsed:.1f} s, embedder {args.embedder}, write ratio {args.write_ratio}"
+    )
+    print(
+        f"{'op':<8}{'count':>8}{'errors':>8}{'req/s':>10}{'p50 ms':>10}{'p95 ms':>10}{'p99 ms':>10}"
+    )
+    print(row("add", tally.latency["add"], elapsed, tally.errors["add"]))
+    print(row("search", tally.latency["search"], elapsed, tally.errors["search"]))
+    print(row("all", everything, elapsed, all_errors))
+    print(f"verify: {len(tally.written)} acknowledged adds ({len(tally.derived)} facts) read back by id "
+          f"in {verify_s:.1f} s: {'OK' if not problems else f'{len(problems)} MISSING'}")  # fmt: skip
+    for problem in problems[:10]:
+        print(f"  {problem}")
+    summary = {op: {"count": len(ms), "errors": tally.errors.get(op, all_errors),
+                    "rps": len(ms) / elapsed, **{f"p{q}": percentile(ms, q) for q in (50, 95, 99)}}
+               for op, ms in (("add", tally.latency["add"]), ("search", tally.latency["search"]), ("all", everything))}  # fmt: skip
+    return {"clients": args.clients, "seconds": elapsed, "embedder": args.embedder, "ops": summary,
+            "acknowledged_adds": len(tally.written), "verify_problems": problems}  # fmt: skip
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--quick", action="store_true", help="5 seconds")
+    parser.add_argument(
+        "--write-ratio", type=float, default=0.3, help="share of adds (default 0.3)"
+    )
+    parser.add_argument(
+        "--embedder", choices=("e5", "hash"), default="e5", help="e5 = the real default"
+    )
+    parser.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
+    parser.add_argument("--serve", metavar="STORE", help=argparse.SUPPRESS)  # the child process
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.serve, args.embedder)
+        return 0
+    if args.quick:
+        args.seconds = 5.0
+    if not (1 <= args.clients <= 256 and 0 < args.seconds <= 600 and 0 <= args.write_ratio <= 1):
+        parser.error("--clients 1-256, --seconds up to 600, --write-ratio 0-1")
+
+    from memhub_server.auth import KEYS_FILE, KeyStore
+
+    folder = Path(tempfile.mkdtemp(prefix="memhub-server-load-"))
+    store = folder / "store"
+    key, _ = KeyStore(store / KEYS_FILE).create("bench")
+    env = {**os.environ, "MEMHUB_CONFIG": str(folder / "config.yaml")}
+    child = subprocess.Popen([sys.executable, __file__, "--serve", str(store), "--embedder", args.embedder],
+                             stdout=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    try:
+        line = (
+            child.stdout.readline() if child.stdout else ""
+        )  # blocks until the store is open and bound
+        if not line.startswith("PORT "):
+            raise SystemExit(f"the server did not start (exit {child.poll()})")
+        base = f"http://{HOST}:{int(line.split()[1])}"
+        print(f"server on {base}, store {store}", file=sys.stderr)
+        result = asyncio.run(run_load(base, key, args))
+    finally:
+        child.send_signal(signal.SIGTERM)
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            child.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2))
+    return 1 if result["verify_problems"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

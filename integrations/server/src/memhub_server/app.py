@@ -1,0 +1,158 @@
+"""``create_app``: the REST API as a FastAPI application.
+
+    /health                       no key needed
+    /v1/memories/...              the MemHub face (add, search, get, list, update, delete)
+    /v1/hmg/...                   the HMG face (memorize, recall, correct, govern, ...)
+
+Every ``/v1`` request needs ``Authorization: Bearer <key>``; the key picks the
+tenant, and every read and write of the request stays inside that tenant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from fastapi import FastAPI
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from memhub import Settings
+from memhub_server import errors
+from memhub_server.auth import KEYS_FILE, Authenticator, KeyStore
+from memhub_server.routes_hmg import router as hmg_router
+from memhub_server.routes_memhub import router as memhub_router
+from memhub_server.schemas import Health
+from memhub_server.service import MemoryService
+
+DEFAULT_MAX_BODY = 1 << 20  # 1 MiB: a long coding session fits; a runaway upload does not
+
+
+def _version() -> str:
+    try:
+        return version("memhub-server")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+class BodyLimit:
+    """Refuse bodies over ``max_bytes`` with 413 before reading them whole.
+
+    A declared ``Content-Length`` over the limit is refused at once; a chunked body is
+    counted as it arrives and refused as soon as it passes the limit.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await self._refuse(send)
+            return
+        received = 0
+        too_large = False
+        started = False
+
+        async def counted() -> Message:
+            nonlocal received, too_large
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    too_large = True
+                    raise HTTPException(413, self._message())
+            return message
+
+        async def guarded(message: Message) -> None:
+            nonlocal started
+            if (
+                too_large
+            ):  # whatever the app answers after the limit tripped, the client gets the 413
+                return
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, guarded)
+        except HTTPException:
+            if not too_large:
+                raise
+        if too_large and not started:
+            await self._refuse(send)
+
+    def _message(self) -> str:
+        return f"request body is larger than {self.max_bytes} bytes"
+
+    async def _refuse(self, send: Send) -> None:
+        response = errors.error_response(
+            413, "payload_too_large", self._message(), headers={"Connection": "close"}
+        )
+        await send({"type": "http.response.start", "status": 413, "headers": response.raw_headers})
+        await send({"type": "http.response.body", "body": response.body})
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    service: MemoryService | None = None,
+    auth: Authenticator | None = None,
+    max_body_bytes: int = DEFAULT_MAX_BODY,
+    on_shutdown: Callable[[], None] | None = None,
+) -> FastAPI:
+    """The REST API over one store.
+
+    Args:
+        settings: used when no ``service`` is given (default: ``Settings.load()``).
+        service: the store, embedder and models (tests inject one with a test embedder).
+        auth: who may call; default: the API keys in ``<storage_dir>/api_keys.json``.
+        max_body_bytes: larger request bodies get 413.
+        on_shutdown: called when the server stops, before the store closes (the hub
+            removes its ``hub.json`` there).
+
+    Example:
+        >>> app = create_app(Settings.load(storage_dir="./.memhub_data"))
+        >>> # uvicorn.run(app, host="127.0.0.1", port=8000)
+    """
+    if service is None:
+        service = MemoryService(settings or Settings.load())
+    if auth is None:
+        auth = KeyStore(Path(service.settings.storage_dir) / KEYS_FILE)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await service.open()
+        try:
+            yield
+        finally:
+            if on_shutdown is not None:
+                on_shutdown()
+            await service.close()
+
+    app = FastAPI(
+        title="memhub",
+        version=_version(),
+        summary="Long-term memory for AI agents: the REST API of memhub.",
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.state.auth = auth
+    errors.install(app)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+
+    @app.get("/health", response_model=Health, tags=["service"])
+    async def health() -> Health:
+        """Liveness; needs no key and says nothing about the data."""
+        return Health(version=_version())
+
+    app.include_router(
+        memhub_router, prefix="/v1/memories", tags=["memories"], responses=errors.RESPONSES
+    )
+    app.include_router(hmg_router, prefix="/v1/hmg", tags=["hmg"], responses=errors.RESPONSES)
+    return app

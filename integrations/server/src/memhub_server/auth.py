@@ -1,0 +1,148 @@
+"""API keys: each maps to one tenant; only the key's SHA-256 is ever written down.
+
+``<storage_dir>/api_keys.json`` (mode 0600)::
+
+    {"keys": [{"id": "k_3f9a…", "tenant": "acme", "sha256": "…", "created_at": "…"}]}
+
+A key is shown once, by ``memhub keys create --tenant acme``. The file is re-read
+when it changes, so keys created or revoked while the server runs apply at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Protocol
+
+from memhub.errors import InvalidInputError, NotFoundError
+
+KEYS_FILE = "api_keys.json"
+KEY_PREFIX = "mh_"
+TENANT_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
+
+
+class Authenticator(Protocol):
+    """What the service asks of its key store: the tenant of a bearer token, or ``None``."""
+
+    def tenant_for(self, token: str) -> str | None: ...
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically, readable by the owner only (0600)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, text.encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+
+
+class SingleToken:
+    """One bearer token for one tenant: the local hub's."""
+
+    def __init__(self, token: str, tenant: str) -> None:
+        self._digest = _digest(token)
+        self.tenant = tenant
+
+    def tenant_for(self, token: str) -> str | None:
+        return self.tenant if hmac.compare_digest(_digest(token), self._digest) else None
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    id: str
+    tenant: str
+    created_at: str
+
+
+class KeyStore:
+    """The API keys of a multi-tenant server (see the module docstring).
+
+    Example:
+        >>> keys = KeyStore(Path(".memhub_data") / KEYS_FILE)
+        >>> key, info = keys.create("acme")      # show the key to the user once
+        >>> keys.tenant_for(key)
+        'acme'
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._by_digest: dict[str, KeyInfo] = {}
+        self._seen: tuple[int, int] | None = None
+
+    def _entries(self) -> list[dict]:
+        try:
+            data = json.loads(self.path.read_text())
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError) as err:
+            raise InvalidInputError(f"{self.path} is not a valid API key file: {err}") from err
+        keys = data.get("keys") if isinstance(data, dict) else None
+        if not isinstance(keys, list):
+            raise InvalidInputError(f'{self.path} must hold {{"keys": [...]}}')
+        return keys
+
+    def _reload(self) -> None:
+        try:
+            st = self.path.stat()
+            seen = (st.st_mtime_ns, st.st_size)
+        except FileNotFoundError:
+            seen = (0, 0)
+        if seen == self._seen:
+            return
+        self._by_digest = {
+            e["sha256"]: KeyInfo(id=e["id"], tenant=e["tenant"], created_at=e.get("created_at", ""))
+            for e in self._entries()
+        }
+        self._seen = seen
+
+    def tenant_for(self, token: str) -> str | None:
+        self._reload()
+        info = self._by_digest.get(
+            _digest(token)
+        )  # a lookup by hash leaks nothing about other keys
+        return info.tenant if info else None
+
+    def list_keys(self) -> list[KeyInfo]:
+        self._reload()
+        return sorted(self._by_digest.values(), key=lambda k: k.created_at)
+
+    def create(self, tenant: str) -> tuple[str, KeyInfo]:
+        """A new random key for ``tenant``; only its hash is stored. Returns the key (shown once)."""
+        if not TENANT_PATTERN.match(tenant):
+            raise InvalidInputError(
+                "tenant must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+            )
+        key = KEY_PREFIX + secrets.token_urlsafe(32)
+        info = KeyInfo(id="k_" + secrets.token_hex(6), tenant=tenant,
+                       created_at=datetime.now(UTC).isoformat(timespec="seconds"))  # fmt: skip
+        self._save([*self._entries(), {**vars(info), "sha256": _digest(key)}])
+        return key, info
+
+    def revoke(self, key_id: str) -> KeyInfo:
+        entries = self._entries()
+        kept = [e for e in entries if e.get("id") != key_id]
+        if len(kept) == len(entries):
+            raise NotFoundError(f"no API key with id {key_id}")
+        gone = next(e for e in entries if e.get("id") == key_id)
+        self._save(kept)
+        return KeyInfo(id=gone["id"], tenant=gone["tenant"], created_at=gone.get("created_at", ""))
+
+    def _save(self, entries: list[dict]) -> None:
+        write_private(self.path, json.dumps({"keys": entries}, indent=2) + "\n")
+        self._seen = None

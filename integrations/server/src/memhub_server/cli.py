@@ -1,0 +1,168 @@
+"""``memhub serve-api``, ``memhub serve`` and ``memhub keys``: added to the core CLI.
+
+The core ``memhub`` command finds this module through the ``memhub.cli`` entry
+point and calls ``register(add)`` like its own command modules (see
+``memhub.cli.app``): ``add(name, handler, help)`` returns the command's parser.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memhub import Settings, UsageError
+
+if TYPE_CHECKING:
+    from memhub.cli.app import AddCommand, Invocation
+
+
+def register(add: AddCommand) -> None:
+    p = add("serve-api", _serve_api, "run the multi-tenant REST service (API keys: memhub keys)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)"
+    )
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--max-body-bytes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="larger bodies get 413 (default 1 MiB)",
+    )
+
+    p = add(
+        "serve",
+        _serve,
+        "run the local hub on 127.0.0.1, so every client on this machine shares the store",
+    )
+    p.add_argument(
+        "--port", type=int, default=None, help="port (default: a free one, written to hub.json)"
+    )
+
+    p = add("keys", _keys, "manage the REST service's API keys: create, list, revoke")
+    p.add_argument(
+        "action",
+        choices=("create", "list", "revoke"),
+        metavar="ACTION",
+        help="create, list or revoke",
+    )
+    p.add_argument(
+        "key_id", nargs="?", metavar="KEY_ID", help="the key to revoke (see `memhub keys list`)"
+    )
+    # `--tenant` is a global option of the memhub command: create reads it from there.
+
+
+def _settings(inv: Invocation, **overrides: str | None) -> Settings:
+    return Settings.load(storage_dir=getattr(inv.args, "storage_dir", None), **overrides)
+
+
+def _service(settings: Settings):
+    from memhub.cli.app import _embedder_for_tests  # the CLI's one switch for the test embedder
+    from memhub_server.service import MemoryService
+
+    return MemoryService(settings, embed=_embedder_for_tests())
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+async def _serve_api(inv: Invocation) -> None:
+    import uvicorn
+
+    from memhub_server.app import DEFAULT_MAX_BODY, create_app
+    from memhub_server.auth import KEYS_FILE, KeyStore
+    from memhub_server.hub import listen
+
+    a = inv.args
+    if not 0 < a.port < 65536:
+        raise UsageError(f"--port must be 1-65535, not {a.port}")
+    if a.max_body_bytes is not None and a.max_body_bytes < 1:
+        raise UsageError("--max-body-bytes must be positive")
+    settings = _settings(inv)
+    service = _service(settings)
+    await service.open()  # a store held elsewhere fails here, before anything listens
+    try:
+        sock = listen(a.host, a.port)
+    except OSError:
+        await service.close()
+        raise
+    keys = KeyStore(Path(settings.storage_dir) / KEYS_FILE)
+    app = create_app(
+        service=service, auth=keys, max_body_bytes=a.max_body_bytes or DEFAULT_MAX_BODY
+    )
+    if not _is_loopback(a.host):
+        print(f"memhub: warning: binding {a.host}, not loopback: other machines can reach this service. "
+              "Every request still needs an API key; put TLS in front of it.", file=sys.stderr)  # fmt: skip
+    if not keys.list_keys():
+        print("memhub: warning: no API keys yet, every request will get 401: "
+              "run `memhub keys create --tenant NAME`", file=sys.stderr)  # fmt: skip
+    host = f"[{a.host}]" if ":" in a.host else a.host
+    print(f"memhub REST API on http://{host}:{a.port} (store: {settings.storage_dir})", flush=True)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    try:
+        await server.serve(sockets=[sock])
+    finally:
+        await service.close()
+
+
+async def _serve(inv: Invocation) -> None:
+    from memhub_server.hub import LocalHub
+
+    settings = _settings(
+        inv, tenant=getattr(inv.args, "tenant", None)
+    )  # --tenant: the hub's one tenant
+    port = inv.args.port
+    if port is not None and not 0 <= port < 65536:
+        raise UsageError(f"--port must be 0-65535, not {port}")
+    hub = LocalHub(settings, port=port, service=_service(settings))
+    url = await hub.start()
+    print(
+        f"memhub hub on {url} (store: {settings.storage_dir}; clients find it in {hub.path})",
+        flush=True,
+    )
+    try:
+        await hub.wait()
+    finally:
+        await hub.stop()
+
+
+async def _keys(inv: Invocation) -> None:
+    from memhub.cli import render
+    from memhub_server.auth import KEYS_FILE, KeyStore
+
+    a = inv.args
+    keys = KeyStore(Path(_settings(inv).storage_dir) / KEYS_FILE)
+    if a.action == "create":
+        tenant = getattr(a, "tenant", None)
+        if not tenant:
+            raise UsageError("keys create needs --tenant NAME")
+        key, created = keys.create(tenant)
+        if inv.json:
+            inv.emit({"id": created.id, "tenant": created.tenant, "key": key}, render.to_json)
+        else:
+            print(key)
+            print(f"memhub: key {created.id} for tenant {tenant!r}; it is shown only now, store it safely",
+                  file=sys.stderr)  # fmt: skip
+    elif a.action == "list":
+        listed = keys.list_keys()
+        if inv.json:
+            inv.emit({"keys": [vars(k) for k in listed]}, render.to_json)
+        else:
+            print(
+                render.table(
+                    ["ID", "TENANT", "CREATED"], [[k.id, k.tenant, k.created_at] for k in listed]
+                )
+            )
+    else:
+        if not a.key_id:
+            raise UsageError("keys revoke needs the KEY_ID (see `memhub keys list`)")
+        gone = keys.revoke(a.key_id)
+        print(f"memhub: revoked {gone.id} (tenant {gone.tenant!r})", file=sys.stderr)

@@ -1,0 +1,49 @@
+"""Request dependencies: the tenant of the API key, and a client scoped to it."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.exceptions import HTTPException
+
+from memhub import MemoryClient
+from memhub_server.auth import Authenticator
+from memhub_server.service import MemoryService
+
+_bearer = HTTPBearer(
+    auto_error=False, description="an API key (`memhub keys create`) or the local hub's token"
+)
+
+
+def require_tenant(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> str:
+    """The tenant of the request's API key; 401 without a known key."""
+    auth: Authenticator = request.app.state.auth
+    tenant = auth.tenant_for(credentials.credentials) if credentials else None
+    if tenant is None:
+        message = "missing API key" if credentials is None else "unknown API key"
+        raise HTTPException(
+            401, f"{message}: send 'Authorization: Bearer <key>'", {"WWW-Authenticate": "Bearer"}
+        )
+    return tenant
+
+
+Tenant = Annotated[str, Depends(require_tenant)]
+
+
+def service(request: Request) -> MemoryService:
+    return request.app.state.service
+
+
+Service = Annotated[MemoryService, Depends(service)]
+
+
+async def tenant_client(svc: Service, tenant: Tenant) -> MemoryClient:
+    """A client scoped to the request's tenant (routes needing more defaults ask ``Service``)."""
+    return await svc.client(tenant)
+
+
+Client = Annotated[MemoryClient, Depends(tenant_client)]

@@ -1,0 +1,101 @@
+"""The HMG face: ``/v1/hmg`` (memorize, recall, correct, govern, handoff, context, history, stats, purge).
+
+Each route is the SDK call of the same name; the scope fields (``user_id``,
+``repository``, ``branch``, ...) are its ``**scope`` keyword arguments. There is no
+``tenant`` field: the API key decides it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query
+
+from memhub.models import (
+    CorrectResult,
+    GovernResult,
+    HandoffResult,
+    HistoryResult,
+    MemorizeResult,
+    RecallResult,
+    SessionContext,
+    Stats,
+)
+from memhub_server.deps import Client
+from memhub_server.schemas import (
+    MAX_ID,
+    CorrectRequest,
+    GovernRequest,
+    HandoffRequest,
+    MemorizeRequest,
+    PurgeResult,
+    RecallRequest,
+    ScopeFields,
+    ScopeQuery,
+)
+
+router = APIRouter()
+
+AtomId = Annotated[str, Path(min_length=1, max_length=MAX_ID, description="an atom id (ULID)")]
+
+
+@router.post("/memorize", response_model=MemorizeResult, summary="store one fact")
+async def memorize(body: MemorizeRequest, client: Client) -> MemorizeResult:
+    """Secrets are redacted first; a duplicate in the scope is a ``no_op``."""
+    return await client.memorize(body.content, epistemic=body.epistemic, polarity=body.polarity,
+                                 source=body.source, metadata=body.metadata, **body.scope())  # fmt: skip
+
+
+@router.post("/recall", response_model=RecallResult, summary="hybrid search over current memories")
+async def recall(body: RecallRequest, client: Client) -> RecallResult:
+    return await client.recall(body.query, limit=body.limit, **body.scope())
+
+
+@router.post("/correct", response_model=CorrectResult, summary="change what is believed")
+async def correct(body: CorrectRequest, client: Client) -> CorrectResult:
+    """``replace`` (needs ``new_content``), ``negate``, ``confirm_actual``, ``confirm_necessary``, ``demote``."""
+    return await client.correct(
+        body.target_atom, body.action, body.reason, body.new_content, **body.scope()
+    )
+
+
+@router.post("/govern", response_model=GovernResult, summary="change whether it may exist")
+async def govern(body: GovernRequest, client: Client) -> GovernResult:
+    """``quarantine``/``release``, ``seal``, ``tombstone``, ``derive_lesson`` (needs ``lesson_content``)."""
+    return await client.govern(
+        body.target_atom, body.action, body.reason, body.lesson_content, **body.scope()
+    )
+
+
+@router.post(
+    "/handoff", response_model=HandoffResult, summary="leave a summary for the next session"
+)
+async def handoff(body: HandoffRequest, client: Client) -> HandoffResult:
+    return await client.handoff(body.summary, **body.scope())
+
+
+@router.post("/context", response_model=SessionContext, summary="session-start context")
+async def context(body: ScopeFields, client: Client) -> SessionContext:
+    """The latest handoff first, then the scope's ``necessary`` constraints."""
+    return await client.session_context(**body.scope())
+
+
+@router.get(
+    "/history/{atom_id}", response_model=HistoryResult, summary="the audit trail of one memory"
+)
+async def history(
+    atom_id: AtomId, scope: Annotated[ScopeQuery, Query()], client: Client
+) -> HistoryResult:
+    return await client.history(atom_id, **scope.scope())
+
+
+@router.get("/stats", response_model=Stats, summary="what the tenant's store holds")
+async def stats(scope: Annotated[ScopeQuery, Query()], client: Client) -> Stats:
+    return await client.stats(**scope.scope())
+
+
+@router.post("/purge", response_model=PurgeResult, summary="erase governed content from disk")
+async def purge(client: Client) -> PurgeResult:
+    """Rewrites the store so sealed and tombstoned content is physically gone (may take a while)."""
+    await client.purge()
+    return PurgeResult()

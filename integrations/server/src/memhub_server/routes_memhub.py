@@ -1,0 +1,96 @@
+"""The MemHub face: ``/v1/memories`` (add, search, search-conversation, get, list, update, delete).
+
+Each route is the SDK call of the same name, in the tenant of the request's key.
+``repository``/``branch`` fields carry the caller's git checkout, which the Python
+SDK infers and sends (the server has no checkout of its own).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query
+
+from memhub.models import ConversationResult, MemoryItem, SearchResult, WriteResult
+from memhub_server.deps import Client, Service, Tenant
+from memhub_server.schemas import (
+    MAX_ID,
+    AddRequest,
+    DeleteResult,
+    Id,
+    ListQuery,
+    SearchConversationRequest,
+    SearchRequest,
+    UpdateRequest,
+    UpdateResult,
+)
+
+router = APIRouter()
+
+MemoryId = Annotated[str, Path(min_length=1, max_length=MAX_ID, description="a memory id (ULID)")]
+UserQuery = Annotated[Id | None, Query(description="only if it belongs to this user")]
+
+
+@router.post("/", response_model=WriteResult, summary="add a statement or a conversation")
+async def add(body: AddRequest, svc: Service, tenant: Tenant) -> WriteResult:
+    """L0 raw records, extracted facts and profile items, reconciled with what is known."""
+    client = await svc.client(tenant, repository=body.repository)
+    return await client.add(
+        body.content, body.sdk_messages(), user_id=body.user_id, app_id=body.app_id, agent_id=body.agent_id,
+        session_id=body.session_id, workspace_id=body.workspace_id, branch=body.branch, metadata=body.metadata,
+        occurred_at=body.occurred_at,
+    )  # fmt: skip
+
+
+@router.post("/search", response_model=SearchResult, summary="search current memories, grouped")
+async def search(body: SearchRequest, svc: Service, tenant: Tenant) -> SearchResult:
+    """``profile`` / ``proactive`` / ``normal`` (+ ``procedures``, ``derived`` when asked)."""
+    client = await svc.client(tenant, repository=body.repository, branch=body.branch)
+    return await client.search(
+        body.query, user_id=body.user_id, app_ids=body.app_ids, agent_id=body.agent_id, limit=body.limit,
+        procedure_limit=body.procedure_limit, procedure_min_score=body.procedure_min_score,
+        derived_context_limit=body.derived_context_limit, filters=body.filters,
+    )  # fmt: skip
+
+
+@router.post(
+    "/search-conversation", response_model=ConversationResult, summary="search the raw turns"
+)
+async def search_conversation(
+    body: SearchConversationRequest, svc: Service, tenant: Tenant
+) -> ConversationResult:
+    """What was actually said (L0); governed text is never returned."""
+    client = await svc.client(tenant, repository=body.repository, branch=body.branch)
+    return await client.search_conversation(
+        body.query, user_id=body.user_id, app_ids=body.app_ids, agent_id=body.agent_id,
+        session_id=body.session_id, limit=body.limit,
+    )  # fmt: skip
+
+
+@router.get("/", response_model=list[MemoryItem], summary="list a user's memories")
+async def list_memories(
+    query: Annotated[ListQuery, Query()], svc: Service, tenant: Tenant
+) -> list[MemoryItem]:
+    """Newest first; ``include_history`` adds replaced and deleted versions."""
+    client = await svc.client(tenant, repository=query.repository, branch=query.branch)
+    return await client.list(user_id=query.user_id, app_ids=query.app_ids, agent_id=query.agent_id,
+                             include_history=query.include_history, limit=query.limit)  # fmt: skip
+
+
+@router.get("/{memory_id}", response_model=MemoryItem, summary="get one memory")
+async def get(memory_id: MemoryId, client: Client, user_id: UserQuery = None) -> MemoryItem:
+    return await client.get(memory_id, user_id=user_id)
+
+
+@router.put("/{memory_id}", response_model=UpdateResult, summary="write a new version")
+async def update(memory_id: MemoryId, body: UpdateRequest, client: Client) -> UpdateResult:
+    """The old version stays in the evolution chain; the answer carries the new id."""
+    new_id = await client.update(memory_id, body.content, user_id=body.user_id)
+    return UpdateResult(id=new_id, replaces=memory_id)
+
+
+@router.delete("/{memory_id}", response_model=DeleteResult, summary="archive the current version")
+async def delete(memory_id: MemoryId, client: Client, user_id: UserQuery = None) -> DeleteResult:
+    """Gone from search, kept for history (``/v1/hmg/govern`` erases content)."""
+    await client.delete(memory_id, user_id=user_id)
+    return DeleteResult(id=memory_id)

@@ -1,0 +1,255 @@
+"""Request bodies of the REST API: the SDK's keyword arguments, validated at the door.
+
+Responses are the SDK's own models (``memhub.models``), so the OpenAPI document
+describes exactly what the Python client returns. A request that fails here gets a
+422 and changes nothing; what passes is checked again by the engine (400).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from memhub.engine.hmg import MAX_CONTENT
+from memhub.engine.messages import MAX_MESSAGE_CHARS, MAX_MESSAGES
+from memhub.models import CorrectAction, Epistemic, GovernAction
+
+MAX_ID = 256
+MAX_QUERY = 8_000
+MAX_REASON = 2_000
+_INT = 2**53  # JSON-safe integers: every client's number type holds them exactly
+
+Id = Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID)]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=MAX_CONTENT)]
+Query = Annotated[str, StringConstraints(min_length=1, max_length=MAX_QUERY)]
+MetadataKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{1,64}$")]
+Int = Annotated[int, Field(ge=-_INT, le=_INT)]
+FilterValue = str | Int | bool
+
+
+def _check_json(value: Any, depth: int = 0) -> None:
+    """What the store can hold: valid UTF-8 text, JSON-safe integers, finite numbers, bounded nesting."""
+    if depth > 16:
+        raise ValueError("nested more than 16 levels deep")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("text must be valid Unicode (no lone surrogates)") from None
+    elif isinstance(value, bool):
+        return
+    elif isinstance(value, int):
+        if not -_INT <= value <= _INT:
+            raise ValueError("integers must be within ±2**53")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("numbers must be finite")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_json(key, depth + 1)
+            _check_json(item, depth + 1)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _check_json(item, depth + 1)
+
+
+def _closed_keys(schema: dict[str, Any]) -> None:
+    """Key patterns are the only keys allowed (pydantic leaves ``additionalProperties`` open)."""
+    for value in schema.values():
+        for node in value if isinstance(value, list) else [value]:
+            if isinstance(node, dict):
+                if "patternProperties" in node:
+                    node["additionalProperties"] = False
+                _closed_keys(node)
+
+
+def _one_of_content_or_messages(schema: dict[str, Any]) -> None:
+    _closed_keys(schema)
+    schema["oneOf"] = [
+        {"required": ["content"], "properties": {"content": {"type": "string"}}},
+        {"required": ["messages"], "properties": {"messages": {"type": "array"}}},
+    ]
+
+
+class Body(BaseModel):
+    """Base of every request body: unknown fields are an error, and all text must be storable."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_closed_keys)
+
+    @model_validator(mode="after")
+    def _storable(self) -> Body:
+        _check_json(self.model_dump())
+        return self
+
+
+class ScopeFields(Body):
+    """Where the memory belongs. The tenant is never a field: the API key decides it."""
+
+    user_id: Id | None = None
+    app_id: Id | None = Field(None, description="default: the server's default_app_id")
+    agent_id: Id | None = None
+    session_id: Id | None = None
+    workspace: Id | None = None
+    repository: Id | None = Field(None, description="'*' widens a read across repositories")
+    branch: Id | None = Field(None, description="'*' widens a read across branches")
+
+    def scope(self) -> dict[str, str]:
+        return {k: v for k in ScopeFields.model_fields if (v := getattr(self, k)) is not None}
+
+
+class ScopeQuery(ScopeFields):
+    """The same scope, as query parameters (``GET`` routes)."""
+
+
+# -- HMG ------------------------------------------------------------------------------
+
+
+class MemorizeRequest(ScopeFields):
+    content: Text
+    epistemic: Epistemic | None = Field(None, description="default: inferred from the text")
+    polarity: Literal["positive", "negative"] | None = Field(None, description="default: inferred")
+    source: Literal["user", "agent", "system", "import"] = "agent"
+    metadata: dict[MetadataKey, Any] | None = Field(None, max_length=64)
+
+
+class RecallRequest(ScopeFields):
+    query: Query
+    limit: int = Field(10, ge=1, le=200)
+
+
+class CorrectRequest(ScopeFields):
+    target_atom: Id
+    action: CorrectAction
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=MAX_REASON)]
+    new_content: Text | None = Field(None, description="the new version (replace only)")
+
+
+class GovernRequest(ScopeFields):
+    target_atom: Id
+    action: GovernAction
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=MAX_REASON)]
+    lesson_content: Text | None = Field(None, description="the lesson to keep (derive_lesson only)")
+
+
+class HandoffRequest(ScopeFields):
+    summary: Text
+
+
+class PurgeResult(BaseModel):
+    purged: bool = True
+
+
+# -- MemHub ---------------------------------------------------------------------------
+
+
+class ChatMessage(BaseModel):
+    """One OpenAI-style message. System messages are dropped and tool output is never stored."""
+
+    model_config = ConfigDict(extra="ignore")  # clients send many optional OpenAI fields
+
+    role: Literal["system", "developer", "user", "assistant", "tool", "function"]
+    content: (
+        Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]
+        | list[dict[str, Any]]
+        | None
+    ) = None
+    tool_calls: list[dict[str, Any]] | None = Field(None, max_length=256)
+    tool_call_id: Id | None = None
+    name: Id | None = None
+    id: Id | Int | None = None
+    occurred_at: Annotated[str, StringConstraints(max_length=64)] | None = None
+    timestamp: Annotated[str, StringConstraints(max_length=64)] | float | None = None
+    created_at: Annotated[str, StringConstraints(max_length=64)] | float | None = None
+
+
+class AddRequest(Body):
+    """Exactly one of ``content`` (a statement) or ``messages`` (a conversation)."""
+
+    model_config = ConfigDict(json_schema_extra=_one_of_content_or_messages)
+
+    content: Text | None = None
+    messages: list[ChatMessage] | None = Field(None, min_length=1, max_length=MAX_MESSAGES)
+    user_id: Id
+    app_id: Id | None = Field(None, description="default: the server's default_app_id")
+    agent_id: Id | None = None
+    session_id: Id | None = None
+    workspace_id: Id | None = Field(None, description="version boundary of coding procedures")
+    branch: Id | None = None
+    repository: Id | None = Field(
+        None, description="the git repository the memory belongs to (default: none)"
+    )
+    metadata: dict[MetadataKey, Any] | None = Field(None, max_length=64)
+    occurred_at: Annotated[str, StringConstraints(max_length=64)] | None = Field(
+        None, description="when it happened (ISO 8601), if not now"
+    )
+
+    @model_validator(mode="after")
+    def _one_source(self) -> AddRequest:
+        if (self.content is None) == (self.messages is None):
+            raise ValueError("pass exactly one of content or messages")
+        return self
+
+    def sdk_messages(self) -> list[dict[str, Any]] | None:
+        if self.messages is None:
+            return None
+        return [m.model_dump(exclude_none=True) for m in self.messages]
+
+
+class _ReadScope(Body):
+    user_id: Id
+    app_ids: list[Id] | None = Field(
+        None, max_length=50, description="default: [the server's default_app_id]"
+    )
+    agent_id: Id | None = None
+    repository: Id | None = Field(
+        None, description="see only this repository's and unbound memories; '*' all"
+    )
+    branch: Id | None = Field(
+        None, description="see only this branch's and unbound memories; '*' all"
+    )
+
+
+class SearchRequest(_ReadScope):
+    query: Query
+    limit: int = Field(10, ge=1, le=200)
+    procedure_limit: int = Field(0, ge=0, le=50, description="0 = no procedures group")
+    procedure_min_score: float = Field(0.0, ge=0.0, le=1.0)
+    derived_context_limit: int | None = Field(
+        None, ge=0, le=50, description="default: the server's setting"
+    )
+    filters: dict[MetadataKey, FilterValue | list[FilterValue]] | None = Field(
+        None, max_length=32, description="metadata equality; a list matches any of its values"
+    )
+
+
+class SearchConversationRequest(_ReadScope):
+    query: Query
+    session_id: Id | None = None
+    limit: int = Field(10, ge=1, le=200)
+
+
+class ListQuery(_ReadScope):
+    include_history: bool = Field(False, description="add replaced and deleted versions")
+    limit: int = Field(1000, ge=1, le=1000)
+
+
+class UpdateRequest(Body):
+    content: Text
+    user_id: Id | None = None
+
+
+class UpdateResult(BaseModel):
+    id: str = Field(description="the new version's id")
+    replaces: str = Field(description="the id that was updated (now superseded)")
+
+
+class DeleteResult(BaseModel):
+    id: str
+    deleted: bool = True
+
+
+class Health(BaseModel):
+    status: Literal["ok"] = "ok"
+    version: str
