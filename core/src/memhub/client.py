@@ -30,7 +30,7 @@ from memhub.models import (
     WriteResult,
 )
 from memhub.providers.factory import build_extractor, build_judge
-from memhub.scope import Scope, git_scope
+from memhub.scope import ANY, Scope, git_scope
 from memhub.store.base import MemoryStore
 
 if TYPE_CHECKING:
@@ -181,6 +181,12 @@ class MemoryClient:
             await self.open()
         return self.scope.with_(**scope)
 
+    async def _ready_user(self, **scope: str | None) -> Scope:
+        """The MemHub face is user-centric: the client's checkout neither binds what
+        ``add`` writes nor narrows what ``search`` reads; only explicit arguments do."""
+        base = await self._ready()
+        return base.with_(workspace=ANY, repository=ANY, branch=ANY).with_(**scope)
+
     # -- HMG operations ---------------------------------------------------------------
 
     @_hub_aware
@@ -279,7 +285,7 @@ class MemoryClient:
         Keeps one L0 raw record per message, extracts facts (L1) and profile items
         (L2) and reconciles them with what is already known: see ``WriteResult.decisions``.
         """
-        s = await self._ready(user_id=user_id, app_id=app_id, agent_id=agent_id, session_id=session_id,
+        s = await self._ready_user(user_id=user_id, app_id=app_id, agent_id=agent_id, session_id=session_id,
                               workspace=workspace_id, branch=branch)  # fmt: skip
         extractor, judge = self._providers()
         return await write.add(self.engine, s, extractor=extractor, judge=judge,
@@ -302,7 +308,7 @@ class MemoryClient:
         filters: dict[str, Any] | None = None,
     ) -> SearchResult:
         """Current memories grouped ``profile`` / ``proactive`` / ``normal`` (+ ``procedures``, ``derived`` when asked)."""
-        s = await self._ready(user_id=user_id, agent_id=agent_id)
+        s = await self._ready_user(user_id=user_id, agent_id=agent_id)
         derived = self.settings.derived_context_limit if derived_context_limit is None else derived_context_limit
         return await read.search(self.engine, query, s, app_ids=app_ids, limit=limit, procedure_limit=procedure_limit,
                                  procedure_min_score=procedure_min_score, derived_context_limit=derived,
@@ -314,12 +320,12 @@ class MemoryClient:
         session_id: str | None = None, limit: int = 10,
     ) -> ConversationResult:  # fmt: skip
         """Search the raw L0 turns (never governed text), to check what was actually said."""
-        s = await self._ready(user_id=user_id, agent_id=agent_id, session_id=session_id)
+        s = await self._ready_user(user_id=user_id, agent_id=agent_id, session_id=session_id)
         return await read.search_conversation(self.engine, query, s, app_ids=app_ids, limit=limit)
 
     @_hub_aware
     async def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:
-        s = await self._ready(user_id=user_id)
+        s = await self._ready_user(user_id=user_id)
         return await read.get(self.engine, memory_id, s)
 
     @_hub_aware
@@ -328,19 +334,19 @@ class MemoryClient:
         include_history: bool = False, limit: int = 1000,
     ) -> list[MemoryItem]:  # fmt: skip
         """A user's memories, newest first; ``include_history`` adds replaced and deleted versions."""
-        s = await self._ready(user_id=user_id, agent_id=agent_id)
+        s = await self._ready_user(user_id=user_id, agent_id=agent_id)
         return await read.list_memories(self.engine, s, app_ids=app_ids, include_history=include_history, limit=limit)
 
     @_hub_aware
     async def update(self, memory_id: str, content: str, *, user_id: str | None = None) -> str:
         """Write a new version; returns its id (the old one stays in the evolution chain)."""
-        s = await self._ready(user_id=user_id)
+        s = await self._ready_user(user_id=user_id)
         return await read.update(self.engine, memory_id, content, s)
 
     @_hub_aware
     async def delete(self, memory_id: str, *, user_id: str | None = None) -> None:
         """Archive the current version (use ``govern`` to erase content)."""
-        s = await self._ready(user_id=user_id)
+        s = await self._ready_user(user_id=user_id)
         await read.delete(self.engine, memory_id, s)
 
     @_hub_aware

@@ -232,6 +232,14 @@ class RemoteClient:
         merged = self.scope.with_(**{k: v for k, v in given.items() if k != "tenant"})
         return {k: v for k in SCOPE_KEYS if k != "tenant" and (v := getattr(merged, k)) is not None}
 
+    def _user_scope(self, **given: str | None) -> dict[str, str]:
+        """As ``_scope`` for the MemHub calls: the checkout's keys come only from the call."""
+        fields = self._scope(**given)
+        for key in ("workspace", "repository", "branch"):
+            if given.get(key) is None:
+                fields.pop(key, None)
+        return fields
+
     def _apps(self, app_ids: list[str] | None) -> list[str] | None:
         return app_ids or ([self.scope.app_id] if self.scope.app_id else None)
 
@@ -326,7 +334,7 @@ class RemoteClient:
         metadata: dict[str, Any] | None = None,
         occurred_at: str | None = None,
     ) -> WriteResult:
-        s = self._scope(user_id=user_id, app_id=app_id, agent_id=agent_id, session_id=session_id,
+        s = self._user_scope(user_id=user_id, app_id=app_id, agent_id=agent_id, session_id=session_id,
                         workspace=workspace_id, branch=branch)  # fmt: skip
         s["workspace_id"] = s.pop("workspace", None)  # type: ignore[assignment]
         body = {"content": content, "messages": None if messages is None else [_message(m) for m in messages],
@@ -348,11 +356,10 @@ class RemoteClient:
         derived_context_limit: int | None = None,
         filters: dict[str, Any] | None = None,
     ) -> SearchResult:
-        s = self._scope(user_id=user_id, agent_id=agent_id)
+        s = self._user_scope(user_id=user_id, agent_id=agent_id)
         body = {"query": query, "user_id": user_id, "app_ids": self._apps(app_ids), "agent_id": s.get("agent_id"),
                 "limit": limit, "procedure_limit": procedure_limit, "procedure_min_score": procedure_min_score,
-                "derived_context_limit": derived_context_limit, "filters": filters,
-                "repository": s.get("repository"), "branch": s.get("branch")}  # fmt: skip
+                "derived_context_limit": derived_context_limit, "filters": filters}  # fmt: skip
         return SearchResult.model_validate(
             await self._request("POST", "/v1/memories/search", body=_drop_none(body))
         )
@@ -361,10 +368,9 @@ class RemoteClient:
         self, query: str, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
         session_id: str | None = None, limit: int = 10,
     ) -> ConversationResult:  # fmt: skip
-        s = self._scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
+        s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
         body = {"query": query, "user_id": user_id, "app_ids": self._apps(app_ids), "agent_id": s.get("agent_id"),
-                "session_id": s.get("session_id"), "limit": limit, "repository": s.get("repository"),
-                "branch": s.get("branch")}  # fmt: skip
+                "session_id": s.get("session_id"), "limit": limit}  # fmt: skip
         data = await self._request(
             "POST", "/v1/memories/search-conversation", body=_drop_none(body)
         )
@@ -380,10 +386,9 @@ class RemoteClient:
         self, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
         include_history: bool = False, limit: int = 1000,
     ) -> list[MemoryItem]:  # fmt: skip
-        s = self._scope(user_id=user_id, agent_id=agent_id)
+        s = self._user_scope(user_id=user_id, agent_id=agent_id)
         params = {"user_id": user_id, "app_ids": self._apps(app_ids), "agent_id": s.get("agent_id"),
-                  "include_history": include_history, "limit": limit, "repository": s.get("repository"),
-                  "branch": s.get("branch")}  # fmt: skip
+                  "include_history": include_history, "limit": limit}  # fmt: skip
         return [
             MemoryItem.model_validate(m)
             for m in await self._request("GET", "/v1/memories/", params=params)

@@ -101,19 +101,14 @@ def test_update_returns_a_new_id_and_delete_archives(api, uid):
     assert {m["id"]: m["status"] for m in history} == {old: "superseded", updated["id"]: "archived"}
 
 
-def test_repository_and_branch_bound_what_is_read(api, uid):
-    ok(api.post("/v1/memories/", json={"content": "部署脚本用 make deploy", "user_id": uid, "repository": "acme/web",
+def test_memhub_routes_are_user_centric(api, uid):
+    """A user's memories follow the user, not a checkout: branch/workspace only version procedures."""
+    ok(api.post("/v1/memories/", json={"content": "部署脚本用 make deploy", "user_id": uid, "workspace_id": "~/code/web",
                                        "branch": "main"}))  # fmt: skip
-    inside = ok(api.post("/v1/memories/search", json={"query": "部署脚本", "user_id": uid, "repository": "acme/web",
-                                                       "branch": "main"}))  # fmt: skip
-    elsewhere = ok(
-        api.post(
-            "/v1/memories/search",
-            json={"query": "部署脚本", "user_id": uid, "repository": "acme/api"},
-        )
-    )
-    assert inside["memories"]["normal"] + inside["memories"]["profile"]
-    assert not elsewhere["memories"]["normal"] + elsewhere["memories"]["profile"]
+    found = ok(api.post("/v1/memories/search", json={"query": "部署脚本", "user_id": uid}))
+    assert found["memories"]["normal"] + found["memories"]["profile"]
+    error(api.post("/v1/memories/search", json={"query": "部署脚本", "user_id": uid, "repository": "acme/api"}),
+          422, "invalid_input")  # fmt: skip
 
 
 # -- the HMG face ---------------------------------------------------------------------

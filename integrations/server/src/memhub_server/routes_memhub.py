@@ -1,8 +1,7 @@
 """The MemHub face: ``/v1/memories`` (add, search, search-conversation, get, list, update, delete).
 
-Each route is the SDK call of the same name, in the tenant of the request's key.
-``repository``/``branch`` fields carry the caller's git checkout, which the Python
-SDK infers and sends (the server has no checkout of its own).
+Each route is the SDK call of the same name, in the tenant of the request's key. Like
+the SDK's MemHub calls, these are user-centric: no git checkout binds or narrows them.
 """
 
 from __future__ import annotations
@@ -34,7 +33,7 @@ UserQuery = Annotated[Id | None, Query(description="only if it belongs to this u
 @router.post("/", response_model=WriteResult, summary="add a statement or a conversation")
 async def add(body: AddRequest, svc: Service, tenant: Tenant) -> WriteResult:
     """L0 raw records, extracted facts and profile items, reconciled with what is known."""
-    client = await svc.client(tenant, repository=body.repository)
+    client = await svc.client(tenant)
     return await client.add(
         body.content, body.sdk_messages(), user_id=body.user_id, app_id=body.app_id, agent_id=body.agent_id,
         session_id=body.session_id, workspace_id=body.workspace_id, branch=body.branch, metadata=body.metadata,
@@ -45,7 +44,7 @@ async def add(body: AddRequest, svc: Service, tenant: Tenant) -> WriteResult:
 @router.post("/search", response_model=SearchResult, summary="search current memories, grouped")
 async def search(body: SearchRequest, svc: Service, tenant: Tenant) -> SearchResult:
     """``profile`` / ``proactive`` / ``normal`` (+ ``procedures``, ``derived`` when asked)."""
-    client = await svc.client(tenant, repository=body.repository, branch=body.branch)
+    client = await svc.client(tenant)
     return await client.search(
         body.query, user_id=body.user_id, app_ids=body.app_ids, agent_id=body.agent_id, limit=body.limit,
         procedure_limit=body.procedure_limit, procedure_min_score=body.procedure_min_score,
@@ -60,7 +59,7 @@ async def search_conversation(
     body: SearchConversationRequest, svc: Service, tenant: Tenant
 ) -> ConversationResult:
     """What was actually said (L0); governed text is never returned."""
-    client = await svc.client(tenant, repository=body.repository, branch=body.branch)
+    client = await svc.client(tenant)
     return await client.search_conversation(
         body.query, user_id=body.user_id, app_ids=body.app_ids, agent_id=body.agent_id,
         session_id=body.session_id, limit=body.limit,
@@ -72,7 +71,7 @@ async def list_memories(
     query: Annotated[ListQuery, Query()], svc: Service, tenant: Tenant
 ) -> list[MemoryItem]:
     """Newest first; ``include_history`` adds replaced and deleted versions."""
-    client = await svc.client(tenant, repository=query.repository, branch=query.branch)
+    client = await svc.client(tenant)
     return await client.list(user_id=query.user_id, app_ids=query.app_ids, agent_id=query.agent_id,
                              include_history=query.include_history, limit=query.limit)  # fmt: skip
 

@@ -177,9 +177,6 @@ class AddRequest(Body):
     session_id: Id | None = None
     workspace_id: Id | None = Field(None, description="version boundary of coding procedures")
     branch: Id | None = None
-    repository: Id | None = Field(
-        None, description="the git repository the memory belongs to (default: none)"
-    )
     metadata: dict[MetadataKey, Any] | None = Field(None, max_length=64)
     occurred_at: Annotated[str, StringConstraints(max_length=64)] | None = Field(
         None, description="when it happened (ISO 8601), if not now"
@@ -203,12 +200,6 @@ class _ReadScope(Body):
         None, max_length=50, description="default: [the server's default_app_id]"
     )
     agent_id: Id | None = None
-    repository: Id | None = Field(
-        None, description="see only this repository's and unbound memories; '*' all"
-    )
-    branch: Id | None = Field(
-        None, description="see only this branch's and unbound memories; '*' all"
-    )
 
 
 class SearchRequest(_ReadScope):
