@@ -291,7 +291,7 @@ class MemoryClient:
         return await write.add(self.engine, s, extractor=extractor, judge=judge,
                                threshold=self.settings.reconcile_relation_threshold, content=content,
                                messages=messages, metadata=metadata, occurred_at=occurred_at,
-                               dual=self.settings.mode == "dual")  # fmt: skip
+                               dual=self.settings.mode == "dual", procedure_options=self._procedure_options())  # fmt: skip
 
     @_hub_aware
     async def search(
@@ -359,6 +359,11 @@ class MemoryClient:
         if (mode or self.settings.mode) != "dual":
             return DigestResult(processed=0)
         return await digest_ops.digest(self.engine, llm=self._digest_llm(), tenant=self.scope.tenant)
+
+    def _procedure_options(self) -> dict[str, Any] | None:
+        if not self.settings.procedure_enabled:
+            return None
+        return {"llm": self._digest_llm(), "max_chars": self.settings.procedure_source_max_chars}
 
     def _digest_llm(self) -> Any:
         if self._llm is not None and hasattr(self._llm, "complete_json"):

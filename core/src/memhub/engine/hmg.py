@@ -159,7 +159,8 @@ async def correct(
 
 
 async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, action: str, layer: str | None = None,
-                          extra: dict | None = None, vector: list[float] | None = None) -> dict:  # fmt: skip
+                          extra: dict | None = None, vector: list[float] | None = None,
+                          vector_text: str | None = None) -> dict:  # fmt: skip
     """Write a new version of ``old`` so that a chain never has two active versions.
 
     Two phases, safe against a crash at any point: the new version is written as
@@ -174,7 +175,7 @@ async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, 
         chain_root=old.get("chain_root", old["id"]), version=int(old.get("version", 1)) + 1,
         status="pending", supersedes=old["id"], metadata=old.get("metadata"), **(extra or {}),
     )  # fmt: skip
-    await engine.insert([new], [text], [vector] if vector is not None else None)
+    await engine.insert([new], [vector_text or text], [vector] if vector is not None else None)
     try:
         await engine.update(old, {"status": "superseded", "superseded_by": new["id"]})
     except BaseException:

@@ -7,8 +7,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+from memhub.engine import procedure_write, procedures
 from memhub.engine.core import Engine
 from memhub.engine.digest import mark_pending
 from memhub.engine.filters import current, scope_filter
@@ -56,7 +58,9 @@ async def add(
     metadata: dict[str, Any] | None = None,
     occurred_at: str | None = None,
     dual: bool = False,
+    procedure_options: dict[str, Any] | None = None,
 ) -> WriteResult:
+    """``procedure_options`` (``llm``, ``max_chars``) turns coding memory on; ``None`` turns it off."""
     if (content is None) == (messages is None):
         raise InvalidInputError("pass exactly one of content= or messages=")
     if not scope.user_id:
@@ -67,22 +71,37 @@ async def add(
         if len(content) > MAX_CONTENT:
             raise InvalidInputError(f"content is {len(content)} characters; the limit is {MAX_CONTENT}")
         turns = [Turn(role="user", content=redact(content.strip()).text, occurred_at=occurred_at)]
+        all_turns, calls, coding = turns, [], False
     else:
-        turns, _has_tools = normalize_messages(messages)
-        turns = [t for t in turns if t.content]
+        all_turns, has_tools = normalize_messages(messages)
+        turns = [t for t in all_turns if t.content]
         if not turns:
             raise InvalidInputError("messages hold no user or assistant text")
+        calls = procedures.tool_calls(all_turns) if has_tools else []
+        coding = bool(procedure_options) and procedures.is_coding(all_turns, calls)
     async with engine.write_lock:
         raw = await _store_raw(engine, turns, scope, metadata, occurred_at)
         msgs = [Message(role=t.role, content=t.content, id=r["id"]) for t, r in zip(turns, raw, strict=True)]
-        candidates = await extractor.extract(msgs)
+        if coding:  # chat extraction and procedure extraction run side by side
+            candidates, found = await asyncio.gather(
+                extractor.extract(msgs),
+                procedure_write.extract(all_turns, calls, workspace_id=scope.payload().get("workspace"),
+                                        branch=scope.payload().get("branch"), **procedure_options),
+            )  # fmt: skip
+        else:
+            candidates, found = await extractor.extract(msgs), []
         decisions = await _reconcile(engine, scope, candidates, judge, threshold, metadata, occurred_at)
+        proc_decisions, procedure_ids = await procedure_write.write(
+            engine, scope, found, [r["id"] for r in raw], min(threshold, _FREE_JUDGE_FLOOR)
+        )
+        decisions += proc_decisions
         if dual:
             await mark_pending(engine, scope)
         await engine.bump()
     written = [d for d in decisions if d.memory_id]
-    return WriteResult(memory_id=raw[0]["id"], extracted_count=len(candidates), commit_passed=bool(written),
-                       decisions=decisions, scene="chat", raw_ids=[r["id"] for r in raw])  # fmt: skip
+    return WriteResult(memory_id=raw[0]["id"], extracted_count=len(candidates) + len(found),
+                       commit_passed=bool(written), decisions=decisions, scene="coding" if coding else "chat",
+                       procedure_ids=procedure_ids, raw_ids=[r["id"] for r in raw])  # fmt: skip
 
 
 async def _store_raw(engine: Engine, turns: list[Turn], scope: Scope, metadata, occurred_at) -> list[dict]:

@@ -7,10 +7,11 @@ import json
 from pydantic import ValidationError
 
 from memhub.errors import ProviderError
+from memhub.models import Procedure
 from memhub.providers.llm import LLM, OpenAICompatibleLLM
 from memhub.providers.types import Candidate, JudgeItem, Message, Verdict
 
-__all__ = ["LLMExtractor", "LLMJudge", "OpenAICompatibleLLM"]
+__all__ = ["LLMExtractor", "LLMJudge", "LLMProcedureExtractor", "OpenAICompatibleLLM"]
 
 EXTRACT_PROMPT = """You extract long-term memories about the USER from a conversation.
 Return JSON: {"candidates": [{"text": str, "layer": "profile"|"fact", "proactive": bool, "source_ids": [str]}]}.
@@ -90,3 +91,40 @@ class LLMJudge:
             by_index.get(i, Verdict(action="ADD", reason="no verdict returned"))
             for i in range(len(items))
         ]
+
+
+PROCEDURE_PROMPT = """From this engineering session, extract reusable experience: problems that were solved.
+Return JSON: {"procedures": [{"task": str, "solution": str, "search_keys": [str], "boundary_envs": [str],
+"boundary_scope": "strict"|"project"|"user"|"global"}]}.
+- task: the problem as someone would search for it later (include the error text).
+- solution: what fixed it, concretely (commands, settings, code changes).
+- search_keys: error strings, identifiers, file names, commands.
+- boundary_envs: environments it depends on (language, database, OS, versions).
+- boundary_scope: project when it depends on this codebase, user for personal setup, global when it is general.
+Return {"procedures": []} when nothing was solved."""
+
+
+class LLMProcedureExtractor:
+    """Procedures from one LLM call over user requests and assistant answers (never tool outputs)."""
+
+    def __init__(self, llm, *, max_chars: int = 24000) -> None:
+        self.llm, self.max_chars = llm, max_chars
+
+    async def extract(self, turns) -> list[Procedure]:
+        from memhub.engine.procedures import fit
+
+        user = [t.content for t in turns if t.role == "user" and t.content]
+        answers = [t.content for t in turns if t.role == "assistant" and t.content]
+        user, answers = fit(user, answers, self.max_chars)
+        shown, ua = [], iter(user)
+        answers_iter = iter(answers)
+        for t in turns:
+            if t.content and t.role == "user":
+                shown.append(f"user: {next(ua)}")
+            elif t.content and t.role == "assistant":
+                shown.append(f"assistant: {next(answers_iter)}")
+        data = await self.llm.complete_json(PROCEDURE_PROMPT, "\n".join(shown))
+        try:
+            return [Procedure.model_validate(p) for p in data.get("procedures", [])]
+        except (ValidationError, TypeError, AttributeError) as err:
+            raise ProviderError(f"the procedure extractor returned malformed procedures: {err}") from err

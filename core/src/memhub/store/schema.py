@@ -25,6 +25,7 @@ INDEXES: dict[Collection, IndexSpec] = {
             "branch",
             "content_hash",
             "chain_root",
+            "boundary_scope",
             # LangGraph store items (memhub-langgraph): layer "item" / "item_text".
             "ns_prefixes",
             "item",

@@ -1,0 +1,85 @@
+"""Writing procedures: extraction (heuristic or LLM), judging inside the version boundary, storage."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memhub.engine.core import Engine
+from memhub.engine.filters import current, scope_filter
+from memhub.engine.hmg import replace_version
+from memhub.engine.messages import Turn
+from memhub.engine.procedures import (
+    content_of,
+    files_of,
+    heuristic_procedure,
+    judge_procedure,
+    vector_text,
+)
+from memhub.engine.records import new_payload
+from memhub.ids import new_id
+from memhub.models import Decision, Procedure
+from memhub.scope import ANY, Scope
+from memhub.store.base import IsEmpty, Match, Where
+
+
+def boundary(scope: Scope, p: Procedure) -> Where:
+    """Procedures that can be versions of ``p``: same user/app, workspace, branch, boundary_scope
+    (and session, when strict)."""
+    base = scope_filter(scope.with_(workspace=ANY, repository=ANY, branch=ANY))
+    conds = [Match("boundary_scope", p.boundary_scope)]
+    for key, value in (("workspace", p.workspace_id), ("branch", p.branch)):
+        conds.append(Match(key, value) if value else IsEmpty(key))
+    if p.boundary_scope == "strict":
+        conds.append(Match("session_id", scope.session_id) if scope.session_id else IsEmpty("session_id"))
+    return current(base, ("procedure",)).and_(*conds)
+
+
+async def extract(turns: list[Turn], calls, *, llm: Any, max_chars: int, workspace_id: str | None,
+                  branch: str | None) -> list[Procedure]:  # fmt: skip
+    if llm is not None:
+        from memhub.providers.llm_roles import LLMProcedureExtractor
+
+        found = await LLMProcedureExtractor(llm, max_chars=max_chars).extract(turns)
+        files = files_of(calls)  # structured, from the calls: never left to the model
+        return [p.model_copy(update={"files": files, "workspace_id": workspace_id, "branch": branch}) for p in found]
+    p = heuristic_procedure(turns, calls, max_chars=max_chars, workspace_id=workspace_id, branch=branch)
+    return [p] if p else []
+
+
+async def write(engine: Engine, scope: Scope, procedures: list[Procedure], evidence: list[str],
+                relation_floor: float) -> tuple[list[Decision], list[str]]:  # fmt: skip
+    from memhub.engine.write import relation_score
+
+    decisions, ids = [], []
+    texts = [vector_text(p) for p in procedures]
+    vectors = await engine.embedder.embed_passages(texts) if texts else []
+    for p, text, vector in zip(procedures, texts, vectors, strict=True):
+        hits = await engine.store.dense_query(vector, boundary(scope, p), limit=3)
+        action, update_type, target = "ADD", None, None
+        for hit in hits:
+            score = relation_score(engine, hit.score)
+            if score < relation_floor:
+                break
+            verdict, kind = judge_procedure(p, Procedure(**hit.point.payload["procedure"]), score)
+            if verdict != "ADD":
+                action, update_type, target = verdict, kind, hit.point.payload
+                break
+        extra = {"procedure": p.model_dump(), "boundary_scope": p.boundary_scope, "evidence": evidence or None,
+                 "kind": "procedure"}  # fmt: skip
+        memory_id = None
+        if action == "OVERRIDE":
+            new = await replace_version(engine, target, content_of(p), "a new solution to the same problem",
+                                        action="override", extra=extra, vector=vector, vector_text=text)  # fmt: skip
+            memory_id = new["id"]
+        elif action != "NOOP":
+            s = scope.with_(workspace=p.workspace_id, branch=p.branch)
+            payload = new_payload(new_id(), content_of(p), layer="procedure", scope=s, source="agent",
+                                  related=[target["id"]] if target else None, **extra)  # fmt: skip
+            await engine.insert([payload], [text], [vector])
+            await engine.log(payload["id"], "status", "procedure", tenant=scope.tenant, after="active")
+            memory_id = payload["id"]
+        if memory_id:
+            ids.append(memory_id)
+        decisions.append(Decision(action=action, update_type=update_type, targets=[target["id"]] if target else [],
+                                  candidate=p.task, memory_id=memory_id))  # fmt: skip
+    return decisions, ids

@@ -1,0 +1,178 @@
+"""Coding memory: reusable engineering experience from sessions with tool traces.
+
+``add(messages=…)`` with tool calls asks one question first: is this an engineering
+session? If so, besides the usual facts, the session becomes a ``procedure``: the
+problem (``task``, phrased as it would be searched), the fix (``solution``), the
+files and commands involved, and search keys (error strings, identifiers, file
+names). Tool OUTPUTS are never read: only the calls' names and arguments.
+
+Versions live inside a boundary (workspace, branch, boundary_scope; ``strict`` adds
+the session): a new solution to the same problem there supersedes the old one
+(OVERRIDE), a complement stays beside it (SUPPLEMENT). Across boundaries, no relation.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from memhub.engine.messages import Turn
+from memhub.engine.text import overlap
+from memhub.models import Procedure
+
+_PATH_KEYS = ("path", "file_path", "filepath", "filename", "file", "target_file", "notebook_path", "paths", "files")
+_COMMAND_KEYS = ("command", "cmd", "commands", "script")
+_CODING_TOOLS = re.compile(
+    r"read|write|edit|patch|file|bash|shell|exec|run|grep|glob|search_code|git|test|build|compile|terminal|apply",
+    re.IGNORECASE,
+)
+_ERROR = re.compile(
+    r"[A-Za-z_][\w.]*(?:Error|Exception)\b(?::[^\n。]{0,80})?|"
+    r"\b(?:database is locked|segmentation fault|permission denied|timed? ?out|not found|deadlock|"
+    r"connection refused|out of memory|undefined reference|cannot import name \w+)\b",
+    re.IGNORECASE,
+)
+_IDENT = re.compile(r"\b(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*\b|\b[a-z]+_[a-z_]+\b|\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b|[A-Z]{2,}(?: [A-Z]{2,})+")
+_TECH = ("python", "sqlite", "postgres", "postgresql", "mysql", "redis", "node", "npm", "docker", "kubernetes",
+         "react", "django", "fastapi", "pytest", "rust", "go", "java", "linux", "macos", "windows")  # fmt: skip
+_PROBLEM = re.compile(r"报错|错误|失败|异常|偶发|崩溃|不工作|怎么|如何|为什么|error|fail|broken|crash|bug|issue|why|how", re.I)
+
+
+@dataclass
+class Session:
+    """A coding session as the procedure extractor sees it (no tool outputs)."""
+
+    user: list[str]
+    answers: list[str]
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+
+def _arguments(raw: Any) -> dict[str, Any]:
+    if isinstance(raw, dict):
+        return raw
+    if isinstance(raw, str):
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            return {"_raw": raw}
+        return value if isinstance(value, dict) else {"_raw": raw}
+    return {}
+
+
+def tool_calls(turns: list[Turn]) -> list[tuple[str, dict[str, Any]]]:
+    """``(name, arguments)`` of every call: nested ``function.{name,arguments}`` or flat ``name/arguments``."""
+    calls = []
+    for t in turns:
+        for call in t.tool_calls:
+            if not isinstance(call, dict):
+                continue
+            fn = call.get("function") if isinstance(call.get("function"), dict) else call
+            calls.append((str(fn.get("name") or ""), _arguments(fn.get("arguments", fn.get("input")))))
+    return calls
+
+
+def is_coding(turns: list[Turn], calls: list[tuple[str, dict[str, Any]]]) -> bool:
+    """The scene decision, offline: engineering tools or file/command arguments were used."""
+    for name, args in calls:
+        if _CODING_TOOLS.search(name) or any(k in args for k in _PATH_KEYS + _COMMAND_KEYS):
+            return True
+    return False
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list | tuple):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+def files_of(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    seen: dict[str, None] = {}
+    for _, args in calls:
+        for key in _PATH_KEYS:
+            for value in _strings(args.get(key)):
+                if value.strip():
+                    seen.setdefault(value.strip(), None)
+    return list(seen)
+
+
+def commands_of(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    seen: dict[str, None] = {}
+    for _, args in calls:
+        for key in _COMMAND_KEYS:
+            for value in _strings(args.get(key)):
+                seen.setdefault(value.strip()[:200], None)
+    return [c for c in seen if c]
+
+
+def _shorten(text: str, budget: int) -> str:
+    """Head and tail of an over-long answer: the conclusion is usually at the end."""
+    if len(text) <= budget:
+        return text
+    half = max(budget // 2 - 2, 1)
+    return text[:half] + " … " + text[-half:]
+
+
+def fit(user: list[str], answers: list[str], max_chars: int) -> tuple[list[str], list[str]]:
+    """Keep user messages whole; shorten assistant answers to the remaining budget."""
+    left = max(max_chars - sum(len(u) for u in user), 200)
+    per = max(left // max(len(answers), 1), 100)
+    return user, [_shorten(a, per) for a in answers]
+
+
+def search_keys(text: str, files: list[str], commands: list[str]) -> list[str]:
+    keys: dict[str, None] = {}
+    for m in _ERROR.finditer(text):
+        keys.setdefault(m.group(0).strip(), None)
+    for f in files:
+        keys.setdefault(f.rsplit("/", 1)[-1], None)
+    for c in commands:
+        keys.setdefault(c.split()[0], None)
+    for m in _IDENT.finditer(text):
+        keys.setdefault(m.group(0), None)
+    return list(keys)[:20]
+
+
+def heuristic_procedure(turns: list[Turn], calls: list[tuple[str, dict[str, Any]]], *, max_chars: int,
+                        workspace_id: str | None, branch: str | None) -> Procedure | None:  # fmt: skip
+    """Task from the user's problem statement, solution from the final answer."""
+    user = [t.content for t in turns if t.role == "user" and t.content]
+    answers = [t.content for t in turns if t.role == "assistant" and t.content]
+    if not user or not answers:
+        return None
+    user, answers = fit(user, answers, max_chars)
+    task = next((u for u in user if _PROBLEM.search(u)), user[0])
+    solution = answers[-1]
+    files, commands = files_of(calls), commands_of(calls)
+    everything = " ".join(user + answers)
+    envs = [t for t in _TECH if re.search(rf"\b{t}\b", everything, re.IGNORECASE)]
+    return Procedure(task=task, solution=solution, search_keys=search_keys(task + " " + solution, files, commands),
+                     boundary_envs=envs, boundary_scope="project" if workspace_id else "user", files=files,
+                     workspace_id=workspace_id, branch=branch)  # fmt: skip
+
+
+def content_of(p: Procedure) -> str:
+    return f"{p.task}\n→ {p.solution}"
+
+
+def vector_text(p: Procedure) -> str:
+    """What the procedure is found by: the problem side, not the fix."""
+    return " ".join([p.task, *p.search_keys])
+
+
+_COMPLEMENT = re.compile(r"另外|此外|补充|同时也|还可以|also|additionally|as well|in addition", re.IGNORECASE)
+
+
+def judge_procedure(new: Procedure, old: Procedure, relation: float) -> tuple[str, str | None]:
+    """OVERRIDE / SUPPLEMENT / NOOP for a neighbour in the same boundary, or ADD."""
+    same_problem = relation >= 0.8 or overlap(new.task, old.task) >= 0.5 or bool(set(new.files) & set(old.files) and relation >= 0.6)
+    if not same_problem:
+        return "ADD", None
+    if overlap(new.solution, old.solution) >= 0.8:
+        return "NOOP", "duplicate"
+    if _COMPLEMENT.search(new.solution):
+        return "SUPPLEMENT", "complement"
+    return "OVERRIDE", "new_solution"
