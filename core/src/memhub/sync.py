@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Coroutine
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -73,6 +74,22 @@ class SyncMemoryClient:
     @property
     def settings(self) -> Settings:
         return self._client.settings
+
+    @property
+    def async_client(self) -> MemoryClient:
+        """The async client behind this one; await its methods only through ``submit``."""
+        return self._client
+
+    def submit(self, coro: Coroutine[Any, Any, T]) -> Future[T]:
+        """Schedule ``coro`` (a call on ``async_client``) on this client's loop thread.
+
+        For code that already runs an event loop and holds a ``SyncMemoryClient``:
+        ``await asyncio.wrap_future(client.submit(client.async_client.search(...)))``.
+        """
+        if self._loop.is_closed():
+            coro.close()
+            raise UsageError("this SyncMemoryClient is closed")
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
     @staticmethod
     def _check_loop() -> None:

@@ -25,7 +25,7 @@ from typing import Any, Literal
 from langchain_core.messages import BaseMessage, HumanMessage, convert_to_openai_messages
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 
-from memhub_langgraph._bridge import CHAT_GROUPS, MemHub, render, search_kwargs
+from memhub.bridge import CHAT_GROUPS, MemHub, render, search_kwargs
 
 _KEPT_ROLES = ("user", "assistant")
 

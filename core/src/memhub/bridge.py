@@ -10,8 +10,9 @@ either usable from both sides without blocking an event loop:
 - ``SyncMemoryClient``: a sync call goes straight through; an async call is
   scheduled on the client's own loop and awaited, so the caller's loop never blocks.
 
-It also renders a search into the prompt block every adapter injects.
-This module is the same in every memhub adapter.
+It also renders a search into the prompt block every adapter injects. Every memhub
+adapter (LangChain, LangGraph, LlamaIndex, Agentica) is built on this module; it is
+public so that adapters for other frameworks can be too.
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ class _LoopThread:
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="memhub-adapter", daemon=True)
+        self.thread = threading.Thread(
+            target=self.loop.run_forever, name="memhub-adapter", daemon=True
+        )
         self.thread.start()
 
     @classmethod
@@ -71,22 +74,21 @@ class MemHub:
         if isinstance(client, MemHub):
             client = client.client
         if client is None or not hasattr(client, "search") or not hasattr(client, "add"):
-            raise TypeError(f"expected a memhub MemoryClient or SyncMemoryClient, got {type(client).__name__}")
+            raise TypeError(
+                f"expected a memhub MemoryClient or SyncMemoryClient, got {type(client).__name__}"
+            )
         self.client = client
         self.is_async = isinstance(client, MemoryClient) or (
             not isinstance(client, SyncMemoryClient) and inspect.iscoroutinefunction(client.search)
         )
 
     def _submit(self, name: str, kwargs: dict[str, Any]) -> Future | None:
-        """Schedule a call on a ``SyncMemoryClient``'s own loop, if it can be reached.
-
-        The sync client keeps its async client and loop private; until the core
-        exposes them, the adapter reaches for them (and falls back when absent).
-        """
-        inner, loop = getattr(self.client, "_client", None), getattr(self.client, "_loop", None)
-        if inner is None or loop is None or loop.is_closed():
+        """Schedule a call on a ``SyncMemoryClient``'s own loop (``None`` for other clients)."""
+        submit = getattr(self.client, "submit", None)
+        inner = getattr(self.client, "async_client", None)
+        if submit is None or inner is None:
             return None
-        return asyncio.run_coroutine_threadsafe(getattr(inner, name)(**kwargs), loop)
+        return submit(getattr(inner, name)(**kwargs))
 
     async def _acall(self, name: str, /, **kwargs: Any) -> Any:
         if self.is_async:
@@ -155,7 +157,9 @@ def search_kwargs(*, user_id: str, app_id: str | None, agent_id: str | None, lim
 
 def selected(result: SearchResult, groups: Sequence[str]) -> dict[str, list[MemoryItem]]:
     """The wanted groups of a search, in memhub's group order."""
-    return {name: list(getattr(result.memories, name) or []) for name in ALL_GROUPS if name in groups}
+    return {
+        name: list(getattr(result.memories, name) or []) for name in ALL_GROUPS if name in groups
+    }
 
 
 def render(result: SearchResult, groups: Sequence[str], template: str | None = None) -> str:
