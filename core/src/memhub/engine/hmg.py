@@ -112,15 +112,22 @@ async def recall(engine: Engine, query: str, scope: Scope, *, limit: int = 10, l
     ])  # fmt: skip
 
 
-async def hybrid(engine: Engine, query: str, where: Where, limit: int) -> list[tuple[dict, float]]:
-    """Dense + BM25 fused by RRF; scores normalised to 0..1 (1 = ranked first by both)."""
+async def hybrid(engine: Engine, query: str, where: Where, limit: int,
+                 weights: tuple[float, float] = (1.0, 1.0)) -> list[tuple[dict, float]]:  # fmt: skip
+    """Dense + BM25 fused by RRF; scores normalised to 0..1 (1 = ranked first by both).
+
+    ``weights`` (dense, bm25): Qdrant's weighted RRF scores rank ``pos`` of a source
+    as ``1 / ((pos + 1) / w + k - 1)``.
+    """
     query = redact(query).text
     dense = await engine.embedder.embed_query(query)
     sparse = engine.bm25.query(query)
     hits = await engine.store.hybrid_query(
-        dense, sparse, where, limit=limit, prefetch_limit=max(50, limit * 5), rrf_k=engine.rrf_k
+        dense, sparse, where, limit=limit, prefetch_limit=max(50, limit * 5), rrf_k=engine.rrf_k,
+        weights=None if weights == (1.0, 1.0) else weights,
     )
-    best = (2 if sparse.indices else 1) / engine.rrf_k
+    used = weights if sparse.indices else weights[:1]
+    best = sum(1 / (1 / w + engine.rrf_k - 1) for w in used)
     # Qdrant returns RRF ties (common with BM25) in arbitrary order: break them by id.
     ordered = sorted(hits, key=lambda h: (-round(h.score, 9), h.point.payload["id"]))
     return [(h.point.payload, round(min(1.0, h.score / best), 4)) for h in ordered]

@@ -29,7 +29,8 @@ _CODING_TOOLS = re.compile(
     re.IGNORECASE,
 )
 _ERROR = re.compile(
-    r"[A-Za-z_][\w.]*(?:Error|Exception)\b(?::[^\n。]{0,80})?|"
+    r"[A-Za-z_][\w.]*(?:Error|Exception)\b(?::[^\n。，,;；]{0,80})?|(?:fatal|error): [^\n。，,;；]{1,80}|"
+    r"(?-i:\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b|\bE\d{4}\b|\b[A-Z]{5,}\b|\b[45]\d\d [A-Z][a-z]+(?: [A-Z][a-z]+)*)|"
     r"\b(?:database is locked|segmentation fault|permission denied|timed? ?out|not found|deadlock|"
     r"connection refused|out of memory|undefined reference|cannot import name \w+)\b",
     re.IGNORECASE,
@@ -123,17 +124,25 @@ def fit(user: list[str], answers: list[str], max_chars: int) -> tuple[list[str],
     return user, [_shorten(a, per) for a in answers]
 
 
-def search_keys(text: str, files: list[str], commands: list[str]) -> list[str]:
+_GENERIC_COMMANDS = {"ls", "cd", "cat", "grep", "rg", "tail", "head", "sudo", "echo", "df", "du", "find", "sed",
+                     "awk", "less", "pwd", "which", "env", "export", "sh", "bash"}  # fmt: skip
+
+
+def search_keys(problem: str, files: list[str], commands: list[str], solution: str = "") -> list[str]:
+    """Error strings and codes from the problem, file names, the programs run (not generic
+    shell commands), and identifiers from both sides (the fix often names the component)."""
     keys: dict[str, None] = {}
-    for m in _ERROR.finditer(text):
+    for m in _ERROR.finditer(problem):
         keys.setdefault(m.group(0).strip(), None)
     for f in files:
-        keys.setdefault(f.rsplit("/", 1)[-1], None)
+        keys.setdefault(f.rstrip("/").rsplit("/", 1)[-1], None)
     for c in commands:
-        keys.setdefault(c.split()[0], None)
-    for m in _IDENT.finditer(text):
+        program = c.split()[0].strip(";&|") if c.split() else ""
+        if program not in _GENERIC_COMMANDS:
+            keys.setdefault(program, None)
+    for m in _IDENT.finditer(problem + " " + solution):
         keys.setdefault(m.group(0), None)
-    return list(keys)[:20]
+    return [k for k in keys if re.search(r"[A-Za-z\u4e00-\u9fff]", k)][:20]
 
 
 def heuristic_procedure(turns: list[Turn], calls: list[tuple[str, dict[str, Any]]], *, max_chars: int,
@@ -144,12 +153,14 @@ def heuristic_procedure(turns: list[Turn], calls: list[tuple[str, dict[str, Any]
     if not user or not answers:
         return None
     user, answers = fit(user, answers, max_chars)
-    task = next((u for u in user if _PROBLEM.search(u)), user[0])
+    first = next((u for u in user if _PROBLEM.search(u)), user[0])
+    # later messages that carry the actual error text belong to the problem too
+    task = " ".join([first, *(u for u in user if u is not first and _ERROR.search(u))])
     solution = answers[-1]
     files, commands = files_of(calls), commands_of(calls)
     everything = " ".join(user + answers)
     envs = [t for t in _TECH if re.search(rf"\b{t}\b", everything, re.IGNORECASE)]
-    return Procedure(task=task, solution=solution, search_keys=search_keys(task + " " + solution, files, commands),
+    return Procedure(task=task, solution=solution, search_keys=search_keys(task, files, commands, solution),
                      boundary_envs=envs, boundary_scope="project" if workspace_id else "user", files=files,
                      workspace_id=workspace_id, branch=branch)  # fmt: skip
 

@@ -22,6 +22,7 @@ from memhub.scope import Scope
 from memhub.store.base import Match, MatchAny, Where
 
 CHAT_LAYERS = ("fact", "profile")
+PROCEDURE_WEIGHTS = (1.0, 0.5)  # dense, bm25: bench/procedure_bench.py hit@1 0.84 -> 0.86, no top-1 ties
 LIST_LAYERS = ("fact", "profile", "procedure", "derived", "lesson", "handoff")
 
 
@@ -91,7 +92,9 @@ async def search(
         group = groups.profile if payload["layer"] == "profile" else groups.proactive if payload.get("proactive") else groups.normal
         group.append(item)
     if procedure_limit:
-        hits = await hybrid(engine, query, current(base, ("procedure",)), procedure_limit)
+        # Procedures are found by their problem; a query shares few literal words with it
+        # (often another language than the error text), so BM25 counts for half here.
+        hits = await hybrid(engine, query, current(base, ("procedure",)), procedure_limit, PROCEDURE_WEIGHTS)
         groups.procedures = [await to_item(engine, p, s) for p, s in hits if s >= procedure_min_score]
     if derived_context_limit:
         hits = await hybrid(engine, query, current(base, ("derived",)), derived_context_limit)

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 from memhub.engine import procedure_write, procedures
@@ -104,6 +105,36 @@ async def add(
                        procedure_ids=procedure_ids, raw_ids=[r["id"] for r in raw])  # fmt: skip
 
 
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")  # fmt: skip
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+def dated_text(content: str, occurred_at: str | None) -> str:
+    """What a raw turn is embedded and BM25-indexed as: the day it happened, then its text.
+
+    The day is written the way the text's language writes dates ("2023年12月25日：…",
+    "December 25, 2023: …"), so questions about a time ("去年12月", "in December")
+    and the episodic wording of a conversation find it. Only the index sees the date:
+    the stored ``content`` is unchanged. Without a parseable ``occurred_at`` (an
+    ISO 8601 date or datetime) the text is indexed as it is.
+
+    Example:
+        >>> dated_text("Bart danced at the Christmas party.", "2023-12-25")
+        'December 25, 2023: Bart danced at the Christmas party.'
+    """
+    m = _ISO_DAY.match(occurred_at or "")
+    if not m:
+        return content
+    year, month, day = (int(g) for g in m.groups())
+    if not 1 <= month <= 12 or not 1 <= day <= 31:
+        return content
+    if _HAN.search(content):
+        return f"{year}年{month}月{day}日：{content}"
+    return f"{_MONTHS[month - 1]} {day}, {year}: {content}"
+
+
 async def _store_raw(engine: Engine, turns: list[Turn], scope: Scope, metadata, occurred_at) -> list[dict]:
     payloads = [
         new_payload(new_id(), t.content, layer="raw", scope=scope, source="user" if t.role == "user" else "agent",
@@ -111,7 +142,10 @@ async def _store_raw(engine: Engine, turns: list[Turn], scope: Scope, metadata, 
                     occurred_at=t.occurred_at or occurred_at)  # fmt: skip
         for t in turns
     ]
-    await engine.insert(payloads, [t.content for t in turns])
+    # Raw turns only: the vectors of extracted memories are also the judge's similarity
+    # space (neighbours, duplicates), which a date would shift.
+    texts = [dated_text(t.content, p.get("occurred_at")) for t, p in zip(turns, payloads, strict=True)]
+    await engine.insert(payloads, texts)
     return payloads
 
 

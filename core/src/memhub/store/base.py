@@ -153,8 +153,11 @@ class MemoryStore(Protocol):
         limit: int,
         prefetch_limit: int,
         rrf_k: int,
+        weights: tuple[float, float] | None = None,
     ) -> list[ScoredPoint]:
-        """Dense and BM25 candidates fused with reciprocal rank fusion (score = RRF)."""
+        """Dense and BM25 candidates fused with reciprocal rank fusion (score = RRF).
+
+        ``weights`` (dense, bm25) scale each source as Qdrant's weighted RRF does."""
 
     async def dense_query(
         self, dense: list[float], where: Where | None, *, limit: int

@@ -68,6 +68,10 @@ def to_edge_filter(where: Where | None) -> qe.Filter | None:
     )
 
 
+def _fusion(k: int, weights: tuple[float, float] | None, sources: int) -> qe.Fusion.Rrf:
+    return qe.Fusion.Rrf(k=k, weights=list(weights[:sources])) if weights else qe.Fusion.Rrf(k=k)
+
+
 def _point_id(pid) -> str:
     return str(pid) if isinstance(pid, uuid.UUID) else str(uuid.UUID(str(pid)))
 
@@ -263,6 +267,7 @@ class EdgeStore:
         limit: int,
         prefetch_limit: int,
         rrf_k: int,
+        weights: tuple[float, float] | None = None,
     ) -> list[ScoredPoint]:
         flt = to_edge_filter(where)
         prefetches = [
@@ -273,9 +278,11 @@ class EdgeStore:
             prefetches.append(
                 qe.Prefetch(limit=prefetch_limit, query=qe.Query.Nearest(bm25, using=BM25), filter=flt)
             )
-        request = qe.QueryRequest(
-            limit=limit, prefetches=prefetches, query=qe.Fusion.Rrf(k=rrf_k), filter=flt, with_payload=True
-        )
+        # The filter goes on the prefetches only: fusion ranks their (already filtered)
+        # candidates, and a root filter would be merged into every prefetch again,
+        # checking each condition twice per candidate (~15% of the query at 100k points).
+        request = qe.QueryRequest(limit=limit, prefetches=prefetches, query=_fusion(rrf_k, weights, len(prefetches)),
+                                   with_payload=True)  # fmt: skip
         hits = self._shards["memories"].query(request)
         return [ScoredPoint(_from_record(h, False), float(h.score)) for h in hits]
 

@@ -300,6 +300,7 @@ class QdrantServerStore:
         limit: int,
         prefetch_limit: int,
         rrf_k: int,
+        weights: tuple[float, float] | None = None,
     ) -> list[ScoredPoint]:
         flt = to_qdrant_filter(where)
         prefetch = [
@@ -310,7 +311,7 @@ class QdrantServerStore:
             prefetch.append(
                 models.Prefetch(query=bm25, using=BM25, filter=flt, limit=prefetch_limit)
             )
-        rrf = models.RrfQuery(rrf=models.Rrf(k=rrf_k))
+        rrf = models.RrfQuery(rrf=models.Rrf(k=rrf_k, weights=list(weights[: len(prefetch)]) if weights else None))
         return await self._query(rrf, prefetch=prefetch, query_filter=flt, limit=limit)
 
     async def dense_query(
