@@ -121,3 +121,23 @@ async def test_chat_only_write_is_unchanged_by_coding_memory(tmp_path):
         result = await client.add(messages=[{"role": "user", "content": "我住在上海"}], user_id="u")
         assert result.scene == "chat" and result.procedure_ids == []
         assert [d.action for d in result.decisions] == ["ADD"]
+
+
+async def test_with_an_llm_procedures_come_from_one_extraction_call_beside_the_chat_one(tmp_path):
+    from memhub.testing import ScriptedLLM
+
+    def script(system, user):
+        assert "TOOL-OUTPUT-MARKER" not in user  # the model never sees tool outputs
+        if "engineering session" in system:
+            return {"procedures": [{"task": "SQLite database is locked under concurrent writes",
+                                    "solution": "BEGIN IMMEDIATE and a 30 s busy timeout",
+                                    "search_keys": ["database is locked", "sqlite3"], "boundary_scope": "project"}]}
+        return {"candidates": []}  # fmt: skip
+
+    llm = ScriptedLLM(script)
+    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=llm, cwd=tmp_path) as client:
+        result = await client.add(messages=session(FIRST), user_id="u", workspace_id="~/w", branch="main")
+        assert llm.calls == 2 and result.scene == "coding"
+        item = await client.get(result.procedure_ids[0], user_id="u")
+        assert item.procedure.files == ["app/db.py"]  # from the tool calls, not from the model
+        assert item.procedure.task == "SQLite database is locked under concurrent writes"

@@ -28,7 +28,7 @@ from urllib.parse import quote
 import httpx
 
 from memhub import errors
-from memhub.errors import InvalidInputError, MemHubError, StoreLockedError, UsageError
+from memhub.errors import InvalidInputError, MemHubError, StoreLockedError
 from memhub.models import (
     ConversationResult,
     CorrectResult,
@@ -408,10 +408,8 @@ class RemoteClient:
         )
 
     async def digest(self, *, mode: str | None = None) -> DigestResult:
-        """Not served over HTTP yet: run ``digest()`` where the store is open (``memhub digest``)."""
-        raise UsageError(
-            "digest() is not available over the REST API yet; run it in the process that holds the store"
-        )
+        data = await self._request("POST", "/v1/hmg/digest", body=_drop_none({"mode": mode}))
+        return DigestResult.model_validate(data)
 
 
 class SyncRemoteClient(SyncMemoryClient):

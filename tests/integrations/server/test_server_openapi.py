@@ -41,6 +41,7 @@ ROUTES = {
     ("post", "/v1/hmg/handoff"): "HandoffResult",
     ("post", "/v1/hmg/context"): "SessionContext",
     ("post", "/v1/hmg/purge"): "PurgeResult",
+    ("post", "/v1/hmg/digest"): "DigestResult",
     ("get", "/v1/hmg/history/{atom_id}"): "HistoryResult",
     ("get", "/v1/hmg/stats"): "Stats",
     ("get", "/health"): "Health",

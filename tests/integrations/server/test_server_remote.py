@@ -14,7 +14,6 @@ from memhub import (
     MemoryClient,
     NotFoundError,
     SyncMemoryClient,
-    UsageError,
 )
 from memhub.remote import RemoteClient, SyncRemoteClient
 from memhub.scope import Scope
@@ -118,8 +117,15 @@ async def test_remote_errors_are_the_sdk_errors(remote):
         await client.recall("x", tenant="tenant-b")
     with pytest.raises(TypeError, match="unknown scope keys"):  # as MemoryClient
         await client.recall("x", colour="blue")
-    with pytest.raises(UsageError, match="digest"):
-        await client.digest()
+
+
+async def test_digest_over_http(remote):
+    client, _ = remote
+    for text in ["我每天早上喝咖啡", "下午也会喝一杯咖啡提神", "周末去咖啡馆写代码"]:
+        await client.add(content=text, user_id="digest-user")
+    # the service runs in system1: nothing was marked pending, whatever the mode asked for
+    assert (await client.digest()).processed == 0
+    assert (await client.digest(mode="dual")).processed == 0
 
 
 async def test_a_wrong_key_is_an_unauthorized_memhub_error(fresh_store, make_service):

@@ -9,31 +9,33 @@ from memhub.providers.types import Extractor, Judge
 
 
 def build_extractor(settings: Settings, llm: Any = None) -> Extractor:
-    if llm is not None:
-        return llm if hasattr(llm, "extract") else _llm_roles().LLMExtractor(llm)
-    if settings.llm_api_key:
-        roles = _llm_roles()
-        return roles.LLMExtractor(roles.OpenAICompatibleLLM.from_settings(settings, "llm"))
+    if llm is not None and hasattr(llm, "extract"):
+        return llm
+    model = llm if llm is not None else _hosted(settings, "llm") if settings.llm_api_key else None
+    if model is not None:
+        return _llm_roles().LLMExtractor(model, max_chars=settings.procedure_source_max_chars)
     from memhub.providers.heuristic import HeuristicExtractor
 
     return HeuristicExtractor()
 
 
 def build_judge(settings: Settings, jev: Any = None, llm: Any = None) -> Judge:
-    if jev is not None:
-        return jev if hasattr(jev, "judge") else _llm_roles().LLMJudge(jev)
-    if llm is not None and not hasattr(llm, "extract"):  # an injected model plays both roles
-        return _llm_roles().LLMJudge(llm)
-    if settings.jev_api_key or settings.llm_api_key:
-        roles = _llm_roles()
-        return roles.LLMJudge(
-            roles.OpenAICompatibleLLM.from_settings(
-                settings, "jev" if settings.jev_api_key else "llm"
-            )
-        )
+    if jev is not None and hasattr(jev, "judge"):
+        return jev
+    model = jev
+    if model is None and llm is not None and not hasattr(llm, "extract"):  # an injected model plays both roles
+        model = llm
+    if model is None and (settings.jev_api_key or settings.llm_api_key):
+        model = _hosted(settings, "jev" if settings.jev_api_key else "llm")
+    if model is not None:
+        return _llm_roles().LLMJudge(model, max_chars=settings.jev_max_question_chars)
     from memhub.providers.heuristic import HeuristicJudge
 
     return HeuristicJudge()
+
+
+def _hosted(settings: Settings, role: str):
+    return _llm_roles().OpenAICompatibleLLM.from_settings(settings, role)
 
 
 def _llm_roles():

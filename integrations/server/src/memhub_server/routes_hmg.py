@@ -1,4 +1,5 @@
-"""The HMG face: ``/v1/hmg`` (memorize, recall, correct, govern, handoff, context, history, stats, purge).
+"""The HMG face: ``/v1/hmg`` (memorize, recall, correct, govern, handoff, context, history, stats,
+purge) and ``digest`` (dual mode).
 
 Each route is the SDK call of the same name; the scope fields (``user_id``,
 ``repository``, ``branch``, ...) are its ``**scope`` keyword arguments. There is no
@@ -13,6 +14,7 @@ from fastapi import APIRouter, Path, Query
 
 from memhub.models import (
     CorrectResult,
+    DigestResult,
     GovernResult,
     HandoffResult,
     HistoryResult,
@@ -25,6 +27,7 @@ from memhub_server.deps import Client
 from memhub_server.schemas import (
     MAX_ID,
     CorrectRequest,
+    DigestRequest,
     GovernRequest,
     HandoffRequest,
     MemorizeRequest,
@@ -99,3 +102,9 @@ async def purge(client: Client) -> PurgeResult:
     """Rewrites the store so sealed and tombstoned content is physically gone (may take a while)."""
     await client.purge()
     return PurgeResult()
+
+
+@router.post("/digest", response_model=DigestResult, summary="dual mode: derive L3 patterns once per pending scope")
+async def digest(body: DigestRequest, client: Client) -> DigestResult:
+    """Processes the tenant's scopes written since the last digest; ``processed`` is 0 in system1."""
+    return await client.digest(mode=body.mode)

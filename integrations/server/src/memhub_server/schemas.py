@@ -141,6 +141,12 @@ class PurgeResult(BaseModel):
     purged: bool = True
 
 
+class DigestRequest(Body):
+    mode: Literal["system1", "dual"] | None = Field(
+        None, description="dual derives L3 patterns; default: the server's configured mode"
+    )
+
+
 # -- MemHub ---------------------------------------------------------------------------
 
 
