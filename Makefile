@@ -28,8 +28,15 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -q
 
+MADIAL ?= ../shared/bench-data/madial
+
+# Every figure the issues ask for, each printed beside its baseline or target.
 bench: $(STAMP)
 	$(PY) bench/engine_bench.py
+	$(PY) bench/add_bench.py
+	$(PY) bench/madial_bench.py $(MADIAL)
+	$(PY) bench/procedure_bench.py
+	$(PY) bench/server_load.py --quick
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
