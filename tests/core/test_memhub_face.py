@@ -182,3 +182,10 @@ async def test_dual_mode_digest_runs_once_per_scope(tmp_path):
 async def test_system1_digest_processes_nothing(client):
     await client.add(content="我每天早上喝咖啡", user_id="alice")
     assert (await client.digest()).processed == 0
+
+
+async def test_an_override_carries_the_new_writes_metadata(client):
+    await client.add(content="我住在上海", user_id="alice", metadata={"source": "chat-1"})
+    result = await client.add(content="我现在住在北京", user_id="alice", metadata={"source": "chat-2"})
+    assert result.decisions[0].action == "OVERRIDE"
+    assert (await client.get(result.decisions[0].memory_id, user_id="alice")).metadata == {"source": "chat-2"}

@@ -167,7 +167,7 @@ async def correct(
 
 async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, action: str, layer: str | None = None,
                           extra: dict | None = None, vector: list[float] | None = None,
-                          vector_text: str | None = None) -> dict:  # fmt: skip
+                          vector_text: str | None = None, metadata: dict | None = None) -> dict:  # fmt: skip
     """Write a new version of ``old`` so that a chain never has two active versions.
 
     Two phases, safe against a crash at any point: the new version is written as
@@ -180,7 +180,8 @@ async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, 
     new = new_payload(
         new_id(), text, layer=layer or old["layer"], scope=Scope(**scope_keys), source=old.get("source", "agent"),
         chain_root=old.get("chain_root", old["id"]), version=int(old.get("version", 1)) + 1,
-        status="pending", supersedes=old["id"], metadata=old.get("metadata"), **(extra or {}),
+        status="pending", supersedes=old["id"], metadata=old.get("metadata") if metadata is None else metadata,
+        **(extra or {}),
     )  # fmt: skip
     await engine.insert([new], [vector_text or text], [vector] if vector is not None else None)
     try:

@@ -201,7 +201,7 @@ async def _apply(engine, scope, cand: Candidate, vector: list[float], action: st
         old = await engine.get(targets[0], scope.tenant)
         if old.get("status") == "active":
             new = await replace_version(engine, old, cand.text, "superseded by a newer statement", action="override",
-                                        layer=cand.layer, extra=extra, vector=vector)  # fmt: skip
+                                        layer=cand.layer, extra=extra, vector=vector, metadata=metadata)  # fmt: skip
             for other in await engine.get_many(targets[1:]):  # the same attribute stated twice before
                 if other["status"] == "active":
                     await engine.update(other, {"status": "superseded", "superseded_by": new["id"]})
