@@ -349,12 +349,13 @@ def run_engine(engine: str, sizes: list[int], tmp: Path, cfg: argparse.Namespace
     if result is not None:
         result["serve"] = _spawn(["--serve", engine, "--sizes", str(sizes[-1]), "--data", str(data)],
                                  tmp / f"{engine}-serve.json", cfg, f"{engine} serve process, n={sizes[-1]}")  # fmt: skip
-        if engine == "edge" and cfg.omp_whatif and "OMP_WAIT_POLICY" not in os.environ:
-            # what-if: the same process with OpenMP threads that sleep instead of spinning
-            # at barriers (a one-line change in memhub.embed.e5, not applied by default)
-            result["serve_passive"] = _spawn(
-                ["--serve", engine, "--sizes", str(sizes[-1]), "--data", str(data)], tmp / f"{engine}-serve-p.json",
-                cfg, f"{engine} serve process with OMP_WAIT_POLICY=PASSIVE", env={"OMP_WAIT_POLICY": "PASSIVE"},
+        if engine == "edge" and cfg.whatif_env:
+            # what-if: the same serve process with extra environment, e.g. the OpenMP
+            # spin of the embedder's threads (see README, "Reading the numbers")
+            env = dict(kv.split("=", 1) for kv in cfg.whatif_env.split(","))
+            result["serve_whatif"] = _spawn(
+                ["--serve", engine, "--sizes", str(sizes[-1]), "--data", str(data)], tmp / f"{engine}-serve-w.json",
+                cfg, f"{engine} serve process with {cfg.whatif_env}", env=env,
             )  # fmt: skip
     shutil.rmtree(data, ignore_errors=True)
     return result
@@ -477,9 +478,9 @@ def build_table(edge: dict | None, base: dict | None, sizes: list[int], base_siz
     add_lg("open", "first store query after open", S(edge, "first_query_ms"), S(base, "first_query_ms"), "ms")
     add_lg("open", "recall e2e p50 in the new process", S(edge, "recall", "p50"), S(base, "recall", "p50"), "ms")
     add_lg("open", "  part: query embedding p50", S(edge, "recall", "embed_p50"), S(base, "recall", "embed_p50"), "ms")
-    if _get(edge, "serve_passive"):
-        P = lambda *k: _get(edge, "serve_passive", *k)  # noqa: E731
-        rows.append(("whatif", "what-if OMP_WAIT_POLICY=PASSIVE: recall e2e p50", label, _fmt(P("recall", "p50"), "ms"),
+    if _get(edge, "serve_whatif"):
+        P = lambda *k: _get(edge, "serve_whatif", *k)  # noqa: E731
+        rows.append(("whatif", f"what-if {cfg.whatif_env}: recall e2e p50", label, _fmt(P("recall", "p50"), "ms"),
                      "", "", f"<= {_fmt(TARGETS['recall_p50'], 'ms')}", "(not the shipped default)"))  # fmt: skip
         rows.append(("whatif", "  part: query embedding p50", label, _fmt(P("recall", "embed_p50"), "ms"), "", "", "", ""))
     add_lg("rss", "RSS serving: current (new process, after recalls)", S(edge, "rss", "current_mb"),
@@ -560,8 +561,10 @@ def main() -> int:
     p.add_argument("--no-baseline", action="store_true", help="run memhub only")
     p.add_argument("--no-optimize", action="store_true", help="skip EdgeStore.optimize() (to see its effect)")
     p.add_argument("--keep", action="store_true", help="keep the temp data directory")
-    p.add_argument("--no-omp-whatif", dest="omp_whatif", action="store_false",
-                   help="skip the extra memhub serve process with OMP_WAIT_POLICY=PASSIVE")  # fmt: skip
+    p.add_argument("--whatif-env", default="GOMP_SPINCOUNT=300000", metavar="K=V[,K=V]",
+                   help="run one more memhub serve process with this environment and show its recall "
+                        "(default: libgomp's default spin, which e5.py's OMP_WAIT_POLICY=PASSIVE turns off; "
+                        "'' to skip)")  # fmt: skip
     # internal: worker mode
     p.add_argument("--tmpdir", help="where the temp data directory goes (default: the system temp dir)")
     p.add_argument("--worker", choices=("edge", "baseline"), help=argparse.SUPPRESS)
