@@ -76,27 +76,21 @@ def make_store(engine: str, path: Path):
         from memhub.store.edge import EdgeStore
 
         return EdgeStore(path), "EdgeStore (qdrant-edge)"
-    try:  # the project's own store on qdrant-client, when it exists
-        from memhub.store.server import QdrantServerStore
-    except ImportError:
-        QdrantServerStore = None
-    if QdrantServerStore is not None and os.environ.get("MEMHUB_BENCH_BASELINE", "auto") != "bench":
-        from qdrant_client import AsyncQdrantClient
+    from qdrant_client import AsyncQdrantClient
 
-        # local mode on disk: the client is injected (the store leaves closing it to us)
-        client = AsyncQdrantClient(path=str(path))
-        store = QdrantServerStore(str(path), client=client)
-        close = store.close
+    from memhub.store.server import QdrantServerStore
 
-        async def close_all() -> None:
-            await close()
-            await client.close()
+    # local mode on disk: the client is injected (the store leaves closing it to us)
+    client = AsyncQdrantClient(path=str(path))
+    store = QdrantServerStore(str(path), client=client)
+    close = store.close
 
-        store.close = close_all
-        return store, "QdrantServerStore on AsyncQdrantClient(path=...) (qdrant-client local mode)"
-    from _baseline import LocalModeStore
+    async def close_all() -> None:
+        await close()
+        await client.close()
 
-    return LocalModeStore(path), "bench LocalModeStore (qdrant-client local mode)"
+    store.close = close_all
+    return store, "QdrantServerStore on AsyncQdrantClient(path=...) (qdrant-client local mode)"
 
 
 def make_client(engine: str, path: Path, embedder, cwd: Path):
