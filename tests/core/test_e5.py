@@ -1,0 +1,46 @@
+"""The bundled e5 embedder: prefixes, batching, the thread switch and the query cache."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from memhub.embed import e5 as e5_module
+
+
+def _cos(a, b) -> float:
+    return float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+async def test_a_short_chinese_query_finds_its_passage(e5):
+    query = await e5.embed_query("数据库选型")
+    decision, unrelated = await e5.embed_passages(["项目的数据库使用 PostgreSQL 16", "我周末喜欢去公园跑步"])
+    assert len(query) == e5.dim == 384
+    assert _cos(query, decision) > _cos(query, unrelated)
+
+
+async def test_one_text_and_a_batch_give_the_same_vector(e5):
+    # one text runs on one OpenMP thread, a batch on num_threads: the numbers must not change
+    alone = await e5.embed_passages(["The billing service runs on Kubernetes"])
+    batch = await e5.embed_passages(["something else entirely", "The billing service runs on Kubernetes"])
+    assert np.allclose(alone[0], batch[1], atol=1e-6)
+
+
+async def test_the_thread_count_can_be_switched_per_call(e5):
+    await e5.embed_query("warm the model up")
+    # the wheel vendors libgomp; without its omp_set_num_threads a short query would be
+    # split over every thread again (~1.5x slower on two cores)
+    assert e5_module._SET_THREADS is not None
+
+
+async def test_query_and_passage_prefixes_differ(e5):
+    text = "PostgreSQL 16"
+    assert not np.allclose(await e5.embed_query(text), (await e5.embed_passages([text]))[0])
+
+
+async def test_query_vectors_are_cached_and_evicted_oldest_first():
+    embedder = e5_module.E5Embedder(cache_size=2)
+    first = await embedder.embed_query("one")
+    assert await embedder.embed_query("one") is first
+    await embedder.embed_query("two")
+    await embedder.embed_query("three")
+    assert list(embedder._cache) == ["two", "three"]
