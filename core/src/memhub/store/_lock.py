@@ -37,6 +37,10 @@ class DirLock:
         os.write(fd, json.dumps(holder).encode())
         self._fd = fd
 
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
     def release(self) -> None:
         if self._fd is not None:
             fcntl.flock(self._fd, fcntl.LOCK_UN)

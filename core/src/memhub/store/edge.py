@@ -37,6 +37,9 @@ from memhub.store.base import (
 from memhub.store.schema import COLLECTIONS, INDEXES
 
 _PAYLOAD_ONLY = "_none"  # Edge wants at least one vector; events and meta never use it
+# memories and meta are read by every open (embedder check, snapshot, recovery); the
+# other shards open on first use.
+_OPENED_AT_START: tuple[Collection, ...] = ("memories", "meta")
 
 
 def _condition(c) -> object:
@@ -138,12 +141,22 @@ class EdgeStore:
         self._lock.acquire()
         try:
             self._vector_size = vector_size
-            for name in COLLECTIONS:
-                self._shards[name] = self._open_shard(name)
+            for name in _OPENED_AT_START:
+                self._shard(name)
         except BaseException:
             self._close_shards()
             self._lock.release()
             raise
+
+    def _shard(self, name: Collection) -> qe.EdgeShard:
+        """The open shard of ``name``, opened on first use: a process that only recalls
+        never pays for the audit log's or the LangGraph checkpoints' indexes."""
+        shard = self._shards.get(name)
+        if shard is None:
+            if not self._lock.held:
+                raise MemHubError("the store is not open")
+            shard = self._shards[name] = self._open_shard(name)
+        return shard
 
     def _open_shard(self, name: Collection) -> qe.EdgeShard:
         folder = self.path / name
@@ -207,16 +220,16 @@ class EdgeStore:
         op = qe.UpdateOperation.upsert_points(
             [_to_point(p) for p in points], condition=to_edge_filter(only_if)
         )
-        self._shards[collection].update(op)
+        self._shard(collection).update(op)
 
     async def delete(self, collection: Collection, ids: Sequence[str]) -> None:
         if ids:
-            self._shards[collection].update(qe.UpdateOperation.delete_points(list(ids)))
+            self._shard(collection).update(qe.UpdateOperation.delete_points(list(ids)))
 
     async def delete_vectors(self, ids: Sequence[str]) -> None:
         if ids:
             op = qe.UpdateOperation.delete_vectors(list(ids), [DENSE, BM25])
-            self._shards["memories"].update(op)
+            self._shard("memories").update(op)
 
     # -- reads -------------------------------------------------------------------
 
@@ -225,7 +238,7 @@ class EdgeStore:
     ) -> list[StoredPoint]:
         if not ids:
             return []
-        records = self._shards[collection].retrieve(list(ids), True, with_vectors)
+        records = self._shard(collection).retrieve(list(ids), True, with_vectors)
         return [_from_record(r, with_vectors) for r in records]
 
     async def scroll(
@@ -242,7 +255,7 @@ class EdgeStore:
         if order_by:
             direction = qe.Direction.Desc if descending else qe.Direction.Asc
             order = qe.OrderBy(order_by, direction=direction)
-        records, next_offset = self._shards[collection].scroll(
+        records, next_offset = self._shard(collection).scroll(
             qe.ScrollRequest(
                 offset=offset,
                 limit=limit,
@@ -256,7 +269,7 @@ class EdgeStore:
         return [_from_record(r, False) for r in records], nxt
 
     async def count(self, collection: Collection, where: Where | None = None) -> int:
-        return self._shards[collection].count(qe.CountRequest(filter=to_edge_filter(where), exact=True))
+        return self._shard(collection).count(qe.CountRequest(filter=to_edge_filter(where), exact=True))
 
     async def hybrid_query(
         self,
@@ -283,7 +296,7 @@ class EdgeStore:
         # checking each condition twice per candidate (~15% of the query at 100k points).
         request = qe.QueryRequest(limit=limit, prefetches=prefetches, query=_fusion(rrf_k, weights, len(prefetches)),
                                    with_payload=True)  # fmt: skip
-        hits = self._shards["memories"].query(request)
+        hits = self._shard("memories").query(request)
         return [ScoredPoint(_from_record(h, False), float(h.score)) for h in hits]
 
     async def dense_query(self, dense: list[float], where: Where | None, *, limit: int) -> list[ScoredPoint]:
@@ -293,14 +306,14 @@ class EdgeStore:
             filter=to_edge_filter(where),
             with_payload=True,
         )
-        hits = self._shards["memories"].query(request)
+        hits = self._shard("memories").query(request)
         return [ScoredPoint(_from_record(h, False), float(h.score)) for h in hits]
 
     # -- maintenance -------------------------------------------------------------
 
     async def optimize(self) -> None:
         """Build the HNSW and payload indexes for what was written since the last run."""
-        await asyncio.to_thread(self._shards["memories"].optimize)
+        await asyncio.to_thread(self._shard("memories").optimize)
 
     async def compact(self) -> None:
         for name in COLLECTIONS:
@@ -311,7 +324,7 @@ class EdgeStore:
         payload pages and WAL entries of the old shard are deleted with it."""
         folder = self.path / name
         new, old = folder.with_name(name + ".new"), folder.with_name(name + ".old")
-        shard = self._shards[name]
+        shard = self._shard(name)
         shard.flush()
         fresh = qe.EdgeShard.create(str(new), _config(name, self._vector_size))
         _create_indexes(fresh, INDEXES[name])
