@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 from ulid import ULID
 
+from memhub.engine.access import ACCESS_KEY, access_keys
 from memhub.engine.text import content_hash, overlap
 from memhub.ids import to_point_id
 from memhub.store.base import StoredPoint
@@ -105,6 +106,7 @@ def synthetic_batch(start: int, count: int, bm25, seed: int = 7) -> list[StoredP
             "user_id": f"u{rng.randrange(USERS):03d}",
             "app_id": _pick(rng, APPS),
         }
+        payload[ACCESS_KEY] = access_keys(payload)  # as Engine.insert stores it
         points.append(StoredPoint(to_point_id(atom_id), payload, vectors[i].tolist(), bm25.document(text)))
     return points
 

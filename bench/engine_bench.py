@@ -110,7 +110,7 @@ async def bench_size(engine: str, n: int, root: Path, cfg: argparse.Namespace, e
     import _util as U
     import numpy as np
 
-    from memhub.engine.filters import current, scope_filter
+    from memhub.engine.filters import visible
     from memhub.engine.hmg import RECALL_LAYERS
     from memhub.scope import Scope
 
@@ -156,7 +156,7 @@ async def bench_size(engine: str, n: int, root: Path, cfg: argparse.Namespace, e
     t0 = time.perf_counter()
     cpu0 = None
     for i in range(total):
-        where = current(scope_filter(Scope(tenant=U.TENANT, user_id=users[i], app_id=U.APP_ID)), RECALL_LAYERS)
+        where = visible(Scope(tenant=U.TENANT, user_id=users[i], app_id=U.APP_ID), RECALL_LAYERS)
         sparse = bm25.query(texts[i])
         if i < cfg.warmup:
             await store.hybrid_query(vecs[i], sparse, where, limit=LIMIT, prefetch_limit=PREFETCH, rrf_k=RRF_K)
@@ -240,7 +240,7 @@ async def serve(cfg: argparse.Namespace) -> dict:
     import numpy as np
 
     from memhub.embed.e5 import E5Embedder
-    from memhub.engine.filters import current, scope_filter
+    from memhub.engine.filters import visible
     from memhub.engine.hmg import RECALL_LAYERS
     from memhub.scope import Scope
 
@@ -256,7 +256,7 @@ async def serve(cfg: argparse.Namespace) -> dict:
     out["open_s"] = (time.perf_counter_ns() - t) / 1e9
     store, bm25 = client.engine.store, client.engine.bm25
     vec = U.unit_vectors(np.random.default_rng(77), 1)[0].tolist()
-    where = current(scope_filter(Scope(tenant=U.TENANT, user_id="u007", app_id=U.APP_ID)), RECALL_LAYERS)
+    where = visible(Scope(tenant=U.TENANT, user_id="u007", app_id=U.APP_ID), RECALL_LAYERS)
     sparse = bm25.query(U.short_query(random.Random(77)))
     t = time.perf_counter_ns()
     await store.hybrid_query(vec, sparse, where, limit=LIMIT, prefetch_limit=PREFETCH, rrf_k=RRF_K)
@@ -555,10 +555,9 @@ def main() -> int:
     p.add_argument("--no-baseline", action="store_true", help="run memhub only")
     p.add_argument("--no-optimize", action="store_true", help="skip EdgeStore.optimize() (to see its effect)")
     p.add_argument("--keep", action="store_true", help="keep the temp data directory")
-    p.add_argument("--whatif-env", default="GOMP_SPINCOUNT=300000", metavar="K=V[,K=V]",
-                   help="run one more memhub serve process with this environment and show its recall "
-                        "(default: libgomp's default spin, which e5.py's OMP_WAIT_POLICY=PASSIVE turns off; "
-                        "'' to skip)")  # fmt: skip
+    p.add_argument("--whatif-env", default="", metavar="K=V[,K=V]",
+                   help="run one more memhub serve process with this environment and show its recall, "
+                        "e.g. OMP_WAIT_POLICY=ACTIVE (default: none)")  # fmt: skip
     # internal: worker mode
     p.add_argument("--tmpdir", help="where the temp data directory goes (default: the system temp dir)")
     p.add_argument("--worker", choices=("edge", "baseline"), help=argparse.SUPPRESS)

@@ -8,6 +8,7 @@ import pytest
 
 from memhub import MemoryClient
 from memhub.store.edge import EdgeStore
+from memhub.store.schema import COLLECTIONS
 from memhub.testing import HashEmbedder
 
 
@@ -33,6 +34,8 @@ def _fast_new_stores(_store_templates, monkeypatch):
                 template = root / f"dim{vector_size}"
                 seed = EdgeStore(template)
                 await original(seed, vector_size)
+                for name in COLLECTIONS:  # the lazily opened ones too
+                    seed._shard(name)
                 await seed.close()
                 made[vector_size] = template
             subprocess.run(["cp", "-a", str(template), str(self.path)], check=True)

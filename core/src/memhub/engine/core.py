@@ -15,13 +15,19 @@ from typing import Any
 
 from memhub.embed.base import Embedder
 from memhub.embed.bm25 import Bm25Encoder
+from memhub.engine.access import ACCESS_KEY, access_keys
 from memhub.engine.records import now
 from memhub.errors import ConflictError, EmbedderMismatchError, NotFoundError
 from memhub.ids import from_point_id, to_point_id
-from memhub.store.base import Match, MemoryStore, StoredPoint, Where
+from memhub.store.base import IsEmpty, Match, MemoryStore, StoredPoint, Where
 
 _META_ID = str(uuid.UUID(int=1))
-SCHEMA_VERSION = 1
+# 2: memories carry the access key (memhub.engine.access); older stores are backfilled on open
+SCHEMA_VERSION = 2
+
+
+def _with_access(payload: dict[str, Any]) -> dict[str, Any]:
+    return {**payload, ACCESS_KEY: access_keys(payload)}
 
 
 class Engine:
@@ -41,6 +47,7 @@ class Engine:
         self.rrf_k = rrf_k
         self.write_lock = asyncio.Lock()
         self._snapshot = 0
+        self._schema = SCHEMA_VERSION
         self._opened = False
 
     async def open(self) -> None:
@@ -50,6 +57,7 @@ class Engine:
         try:
             await self._check_meta()
             await self._recover()
+            await self._migrate()
         except BaseException:
             await self.store.close()
             raise
@@ -66,6 +74,7 @@ class Engine:
             meta = {"schema_version": SCHEMA_VERSION, "embedder": self.embedder.name,
                     "dim": self.embedder.dim, "snapshot_version": 0}  # fmt: skip
             await self.store.upsert("meta", [StoredPoint(_META_ID, meta)])
+            self._schema = SCHEMA_VERSION
             return
         meta = found[0].payload
         if meta.get("embedder") != self.embedder.name:
@@ -75,6 +84,7 @@ class Engine:
                 "Configure the original embedder, or use a new storage_dir and re-import."
             )
         self._snapshot = int(meta.get("snapshot_version", 0))
+        self._schema = int(meta.get("schema_version", 1))
 
     async def _recover(self) -> None:
         """Finish or undo replaces interrupted between their two phases (see ``replace_version``)."""
@@ -84,10 +94,26 @@ class Engine:
             old = await self.store.retrieve("memories", [to_point_id(old_id)]) if old_id else []
             if old and old[0].payload.get("superseded_by") == point.payload["id"]:
                 full = (await self.store.retrieve("memories", [point.id], with_vectors=True))[0]
-                full.payload = {**full.payload, "status": "active"}
+                full.payload = _with_access({**full.payload, "status": "active"})
                 await self.store.upsert("memories", [full])  # an upsert replaces vectors too: keep them
             else:
                 await self.store.delete("memories", [point.id])
+
+    async def _migrate(self) -> None:
+        """Bring a store written by an older memhub up to ``SCHEMA_VERSION``."""
+        if self._schema >= SCHEMA_VERSION:
+            return
+        while True:  # 1 -> 2: every memory gets its access key
+            batch, _ = await self.store.scroll("memories", Where(must=(IsEmpty(ACCESS_KEY),)), limit=256)
+            if not batch:
+                break
+            full = await self.store.retrieve("memories", [p.id for p in batch], with_vectors=True)
+            await self.store.upsert("memories", [StoredPoint(p.id, _with_access(p.payload), p.dense, p.sparse)
+                                                 for p in full])  # fmt: skip
+        found = await self.store.retrieve("meta", [_META_ID])
+        meta = {**found[0].payload, "schema_version": SCHEMA_VERSION}
+        await self.store.upsert("meta", [StoredPoint(_META_ID, meta)])
+        self._schema = SCHEMA_VERSION
 
     # -- snapshot counter -------------------------------------------------------
 
@@ -127,7 +153,7 @@ class Engine:
         for payload, text in zip(payloads, vector_texts, strict=True):
             vec = next(dense) if text else None
             sparse = self.bm25.document(text) if text else None
-            points.append(StoredPoint(to_point_id(payload["id"]), payload, vec, sparse))
+            points.append(StoredPoint(to_point_id(payload["id"]), _with_access(payload), vec, sparse))
         await self.store.upsert("memories", points)
 
     async def update(self, payload: dict[str, Any], patch: dict[str, Any], *, replace: bool = False) -> dict[str, Any]:
@@ -139,6 +165,7 @@ class Engine:
         rev = int(payload.get("rev", 0))
         new = dict(patch) if replace else {**payload, **patch}
         new.update(rev=rev + 1, updated_at=now())
+        new = _with_access(new)
         pid = to_point_id(payload["id"])
         current = await self.store.retrieve("memories", [pid], with_vectors=True)
         if not current:

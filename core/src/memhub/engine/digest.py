@@ -15,7 +15,7 @@ from collections import defaultdict
 from typing import Any
 
 from memhub.engine.core import Engine
-from memhub.engine.filters import current, scope_filter
+from memhub.engine.filters import visible
 from memhub.engine.records import new_payload, now
 from memhub.ids import new_id
 from memhub.models import DigestResult
@@ -91,8 +91,7 @@ async def digest(engine: Engine, *, llm: Any = None, tenant: str = "local") -> D
 
 
 async def _digest_scope(engine: Engine, scope: Scope, llm: Any) -> list[str]:
-    where = scope_filter(scope)
-    points, _ = await engine.store.scroll("memories", current(where, SOURCE_LAYERS), limit=2000)
+    points, _ = await engine.store.scroll("memories", visible(scope, SOURCE_LAYERS), limit=2000)
     memories = [p.payload for p in points]
     if llm is not None:
         listing = "\n".join(f"[{m['id']}] {m['content']}" for m in memories)
@@ -102,7 +101,7 @@ async def _digest_scope(engine: Engine, scope: Scope, llm: Any) -> list[str]:
         items = [(text, ids) for text, ids in found if text and ids]
     else:
         items = [(_theme_text(t, ids, memories), ids) for t, ids in recurring_themes(memories)]
-    old, _ = await engine.store.scroll("memories", current(where, ("derived",)), limit=1000)
+    old, _ = await engine.store.scroll("memories", visible(scope, ("derived",)), limit=1000)
     for p in old:  # a digest restates the scope's patterns: earlier ones are archived
         await engine.update(p.payload, {"status": "archived"})
     payloads = [new_payload(new_id(), text, layer="derived", scope=scope, source="system", evidence=ids)

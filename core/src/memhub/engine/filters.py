@@ -3,39 +3,55 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import product
 
+from memhub.engine.access import ACCESS_KEY, BINDING_KEYS, read_keys
 from memhub.scope import ANY, Scope
 from memhub.store.base import IsEmpty, Match, MatchAny, Where
 
-# A memory bound to a checkout is seen only there; one bound to none is seen everywhere.
-_NESTED_KEYS = ("workspace", "repository", "branch")
 # Narrowing keys: a read that names one sees only that one; a read that doesn't sees all.
 _OPTIONAL_KEYS = ("agent_id", "session_id")
 
 
+def _apps(scope: Scope, app_ids: Iterable[str] | None) -> tuple[str, ...] | None:
+    """The app ids a read may see, ``None`` for all."""
+    apps = tuple(app_ids) if app_ids else ((scope.app_id,) if scope.app_id else ())
+    return None if not apps or ANY in apps else apps
+
+
+def _binding(key: str, value: str | None) -> Match | IsEmpty | Where:
+    # A memory bound to a checkout is seen only there; one bound to none is seen everywhere.
+    return IsEmpty(key) if value is None else Where(should=(Match(key, value), IsEmpty(key)))
+
+
+def _narrowing(scope: Scope) -> list[Match]:
+    return [Match(k, v) for k in _OPTIONAL_KEYS if (v := getattr(scope, k)) and v != ANY]
+
+
 def scope_filter(scope: Scope, *, app_ids: Iterable[str] | None = None) -> Where:
+    """Memories of ``scope`` in any state, as explicit payload conditions."""
     must: list = [Match("tenant", scope.tenant)]
     must.append(Match("user_id", scope.user_id) if scope.user_id else IsEmpty("user_id"))
-    apps = tuple(app_ids) if app_ids else ((scope.app_id,) if scope.app_id else ())
-    if apps and ANY not in apps:
+    apps = _apps(scope, app_ids)
+    if apps:
         must.append(MatchAny("app_id", apps) if len(apps) > 1 else Match("app_id", apps[0]))
-    for key in _OPTIONAL_KEYS:
-        value = getattr(scope, key)
-        if value and value != ANY:
-            must.append(Match(key, value))
-    for key in _NESTED_KEYS:
-        value = getattr(scope, key)
-        if value == ANY:
-            continue
-        if value is None:
-            must.append(IsEmpty(key))
-        else:
-            must.append(Where(should=(Match(key, value), IsEmpty(key))))
+    must += _narrowing(scope)
+    must += [_binding(k, v) for k in BINDING_KEYS if (v := getattr(scope, k)) != ANY]
     return Where(must=tuple(must))
 
 
-def current(where: Where, layers: Iterable[str]) -> Where:
-    """Active, visible memories of the given layers inside ``where``."""
-    layers = tuple(layers)
-    layer = MatchAny("layer", layers) if len(layers) > 1 else Match("layer", layers[0])
-    return where.and_(Match("status", "active"), Match("exposure", "visible"), layer)
+def visible(scope: Scope, layers: Iterable[str], *, app_ids: Iterable[str] | None = None,
+            statuses: Iterable[str] = ("active",)) -> Where:  # fmt: skip
+    """Visible memories of ``scope`` with one of ``layers`` and ``statuses``.
+
+    The same set as ``scope_filter`` plus status, exposure and layer conditions, said
+    with the access key (``memhub.engine.access``): one condition instead of nine.
+    """
+    values = [getattr(scope, k) for k in BINDING_KEYS]
+    exact = ANY not in values
+    bindings = list(product(*([""] if v is None else [v, ""] for v in values))) if exact else None
+    keys = read_keys(scope.tenant, scope.user_id, _apps(scope, app_ids), tuple(statuses), tuple(layers), bindings)
+    must: list = [MatchAny(ACCESS_KEY, tuple(keys)), *_narrowing(scope)]
+    if not exact:
+        must += [_binding(k, v) for k, v in zip(BINDING_KEYS, values, strict=True) if v != ANY]
+    return Where(must=tuple(must))

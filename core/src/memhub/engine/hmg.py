@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from memhub.engine import transitions
 from memhub.engine.core import Engine
-from memhub.engine.filters import current, scope_filter
+from memhub.engine.filters import visible
 from memhub.engine.records import GOVERNED, governed_remains, new_payload, to_atom
 from memhub.engine.text import content_hash, is_near_duplicate
 from memhub.errors import InvalidInputError
@@ -57,7 +57,7 @@ async def find_duplicate(engine: Engine, text: str, vector: list[float], scope: 
 
     ``vector`` is the text's passage embedding (the one it would be stored with).
     """
-    where = current(scope_filter(scope), layers)
+    where = visible(scope, layers)
     exact, _ = await engine.store.scroll("memories", where.and_(Match("content_hash", content_hash(text))), limit=1)
     if exact:
         return exact[0].payload["id"]
@@ -104,7 +104,7 @@ async def recall(engine: Engine, query: str, scope: Scope, *, limit: int = 10, l
         raise InvalidInputError("query must be a non-empty string")
     if not 1 <= limit <= 200:
         raise InvalidInputError("limit must be between 1 and 200")
-    hits = await hybrid(engine, query, current(scope_filter(scope), layers), limit)
+    hits = await hybrid(engine, query, visible(scope, layers), limit)
     return RecallResult(atoms=[
         RecalledAtom(atom_id=p["id"], content=p["content"], score=score, created_at=p["created_at"],
                      source=p.get("source"), layer=p["layer"], epistemic=p.get("epistemic"))
@@ -258,10 +258,9 @@ async def handoff(engine: Engine, summary: str, scope: Scope) -> HandoffResult:
 
 
 async def session_context(engine: Engine, scope: Scope, *, handoffs: int = 3, constraints: int = 50) -> SessionContext:
-    where = scope_filter(scope)
-    recent, _ = await engine.store.scroll("memories", current(where, ("handoff",)), limit=handoffs,
+    recent, _ = await engine.store.scroll("memories", visible(scope, ("handoff",)), limit=handoffs,
                                          order_by="created_at", descending=True)  # fmt: skip
-    rules, _ = await engine.store.scroll("memories", current(where, RECALL_LAYERS).and_(Match("epistemic", "necessary")),
+    rules, _ = await engine.store.scroll("memories", visible(scope, RECALL_LAYERS).and_(Match("epistemic", "necessary")),
                                         limit=constraints, order_by="created_at", descending=True)  # fmt: skip
     atoms = [to_atom(p.payload) for p in recent]
     return SessionContext(handoff=atoms[0] if atoms else None, earlier_handoffs=atoms[1:],

@@ -6,7 +6,7 @@ from typing import Any
 
 from memhub.engine import transitions
 from memhub.engine.core import Engine
-from memhub.engine.filters import current, scope_filter
+from memhub.engine.filters import visible
 from memhub.engine.hmg import clean_content, hybrid, replace_version
 from memhub.engine.records import GOVERNED, shown_content
 from memhub.errors import InvalidInputError, InvalidTransitionError, NotFoundError
@@ -85,19 +85,20 @@ async def search(
         raise InvalidInputError("user_id is required")
     if not 1 <= limit <= 200 or not 0 <= procedure_limit <= 50 or not 0 <= derived_context_limit <= 50:
         raise InvalidInputError("limit must be 1..200, procedure_limit and derived_context_limit 0..50")
-    base = scope_filter(scope, app_ids=app_ids).and_(*metadata_filter(filters))
+    extra = metadata_filter(filters)
     groups = MemoryGroups()
-    for payload, score in await hybrid(engine, query, current(base, CHAT_LAYERS), limit):
+    for payload, score in await hybrid(engine, query, visible(scope, CHAT_LAYERS, app_ids=app_ids).and_(*extra), limit):
         item = await to_item(engine, payload, score)
         group = groups.profile if payload["layer"] == "profile" else groups.proactive if payload.get("proactive") else groups.normal
         group.append(item)
     if procedure_limit:
         # Procedures are found by their problem; a query shares few literal words with it
         # (often another language than the error text), so BM25 counts for half here.
-        hits = await hybrid(engine, query, current(base, ("procedure",)), procedure_limit, PROCEDURE_WEIGHTS)
+        hits = await hybrid(engine, query, visible(scope, ("procedure",), app_ids=app_ids).and_(*extra), procedure_limit,
+                            PROCEDURE_WEIGHTS)  # fmt: skip
         groups.procedures = [await to_item(engine, p, s) for p, s in hits if s >= procedure_min_score]
     if derived_context_limit:
-        hits = await hybrid(engine, query, current(base, ("derived",)), derived_context_limit)
+        hits = await hybrid(engine, query, visible(scope, ("derived",), app_ids=app_ids).and_(*extra), derived_context_limit)
         groups.derived = [await to_item(engine, p, s) for p, s in hits]
     return SearchResult(memories=groups)
 
@@ -109,7 +110,7 @@ async def search_conversation(engine: Engine, query: str, scope: Scope, *, app_i
         raise InvalidInputError("user_id is required")
     if not 1 <= limit <= 200:
         raise InvalidInputError("limit must be between 1 and 200")
-    where = current(scope_filter(scope, app_ids=app_ids), ("raw",))
+    where = visible(scope, ("raw",), app_ids=app_ids)
     turns = [
         ConversationTurn(id=p["id"], message_id=p.get("message_id"), role=p.get("role", "user"), content=p["content"],
                          score=s, session_id=p.get("session_id"), created_at=p["created_at"],
@@ -135,8 +136,7 @@ async def list_memories(engine: Engine, scope: Scope, *, app_ids=None, include_h
     if not scope.user_id:
         raise InvalidInputError("user_id is required")
     statuses = ("active", "superseded", "negated", "archived") if include_history else ("active",)
-    where = scope_filter(scope, app_ids=app_ids).and_(MatchAny("layer", tuple(layers)), MatchAny("status", statuses),
-                                                       Match("exposure", "visible"))  # fmt: skip
+    where = visible(scope, layers, app_ids=app_ids, statuses=statuses)
     points, _ = await engine.store.scroll("memories", where, limit=limit, order_by="created_at", descending=True)
     return [await to_item(engine, p.payload) for p in points]
 

@@ -90,6 +90,8 @@ class IndexSpec:
     integer: tuple[str, ...] = ()
     datetime: tuple[str, ...] = ()
     boolean: tuple[str, ...] = ()
+    hot: tuple[str, ...] = ()
+    """Keyword keys every read filters on: kept in RAM where a backend can choose."""
 
 
 @dataclass

@@ -18,6 +18,7 @@ import numpy as np
 import qdrant_edge as qe
 
 from memhub.errors import EmbedderMismatchError, MemHubError
+from memhub.store import facets
 from memhub.store._lock import DirLock
 from memhub.store.base import (
     BM25,
@@ -40,9 +41,14 @@ _PAYLOAD_ONLY = "_none"  # Edge wants at least one vector; events and meta never
 # memories and meta are read by every open (embedder check, snapshot, recovery); the
 # other shards open on first use.
 _OPENED_AT_START: tuple[Collection, ...] = ("memories", "meta")
+_KEYS: dict[str, frozenset[str]] = {name: facets.facet_keys(spec) for name, spec in INDEXES.items()}
 
 
-def _condition(c) -> object:
+def _condition(c, keys: frozenset[str]) -> object:
+    if c.__class__ in (Match, MatchAny, IsEmpty) and c.key in keys:
+        faceted = _facet_condition(c)
+        if faceted is not None:
+            return faceted
     if isinstance(c, Match):
         # The binding reads a Python bool as the integer 1/0 (so it would match 1, never
         # true); numpy.bool_ is not an int and arrives as a real bool.
@@ -57,17 +63,29 @@ def _condition(c) -> object:
     if isinstance(c, HasVector):
         return qe.HasVectorCondition(c.name)
     if isinstance(c, Where):
-        return to_edge_filter(c)
+        return to_edge_filter(c, keys)
     raise TypeError(f"unsupported condition {c!r}")
 
 
-def to_edge_filter(where: Where | None) -> qe.Filter | None:
+def _facet_condition(c: Match | MatchAny | IsEmpty) -> qe.FieldCondition | None:
+    """The same condition on ``_facets`` (see ``memhub.store.facets``), if it can be said there."""
+    if isinstance(c, IsEmpty):
+        return qe.FieldCondition(facets.FACETS, match=qe.MatchValue(facets.empty(c.key)))
+    values = (c.value,) if isinstance(c, Match) else c.values
+    tokens = [facets.token(c.key, v) for v in values]
+    if None in tokens:
+        return None
+    return qe.FieldCondition(facets.FACETS, match=qe.MatchAny(tokens) if len(tokens) > 1 else qe.MatchValue(tokens[0]))
+
+
+def to_edge_filter(where: Where | None, keys: frozenset[str] = frozenset()) -> qe.Filter | None:
+    """``where`` for Edge; conditions on ``keys`` go to the facets list."""
     if where is None:
         return None
     return qe.Filter(
-        must=[_condition(c) for c in where.must] or None,
-        should=[_condition(c) for c in where.should] or None,
-        must_not=[_condition(c) for c in where.must_not] or None,
+        must=[_condition(c, keys) for c in where.must] or None,
+        should=[_condition(c, keys) for c in where.should] or None,
+        must_not=[_condition(c, keys) for c in where.must_not] or None,
     )
 
 
@@ -86,39 +104,63 @@ def _from_record(record, with_vectors: bool) -> StoredPoint:
         raw = record.vector.get(BM25)
         if raw is not None:
             sparse = SparseVector(list(raw.indices), list(raw.values))
-    return StoredPoint(_point_id(record.id), dict(record.payload or {}), dense, sparse)
+    payload = dict(record.payload or {})
+    payload.pop(facets.FACETS, None)
+    return StoredPoint(_point_id(record.id), payload, dense, sparse)
 
 
-def _to_point(p: StoredPoint) -> qe.Point:
+def _to_point(p: StoredPoint, keys: frozenset[str]) -> qe.Point:
     vector: dict = {}
     if p.dense is not None:
         vector[DENSE] = list(p.dense)
     if p.sparse is not None:
         vector[BM25] = qe.SparseVector(p.sparse.indices, p.sparse.values)
-    return qe.Point(p.id, vector, p.payload)
+    payload = {**p.payload, facets.FACETS: facets.facets(p.payload, keys)} if keys else p.payload
+    return qe.Point(p.id, vector, payload)
 
 
 def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
     if collection == "memories":
+        # Int8 copies of the vectors stay in RAM (~4x smaller) and do the scoring; the
+        # float originals stay on disk and are read only to rescore the best candidates.
+        # Filtered recalls never walk the HNSW graph (a user's memories are few enough
+        # for a plain scan), so it stays on disk too.
+        int8 = qe.ScalarQuantizationConfig(type=qe.ScalarType.Int8, quantile=0.99, memory=qe.Memory.Pinned)
         return qe.EdgeConfig(
-            vectors={DENSE: qe.EdgeVectorParams(size=vector_size, distance=qe.Distance.Cosine)},
+            vectors={DENSE: qe.EdgeVectorParams(size=vector_size, distance=qe.Distance.Cosine,
+                                                memory=qe.Memory.Cold, quantization_config=int8)},
             sparse_vectors={BM25: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-        )
+            hnsw_config=qe.HnswIndexConfig(m=16, ef_construct=100, full_scan_threshold=10_000, memory=qe.Memory.Cold),
+        )  # fmt: skip
     return qe.EdgeConfig(sparse_vectors={_PAYLOAD_ONLY: qe.EdgeSparseVectorParams()})
 
 
 def _create_indexes(shard: qe.EdgeShard, spec: IndexSpec) -> None:
-    kinds = (
-        (spec.keyword, qe.PayloadSchemaType.Keyword),
-        (spec.integer, qe.PayloadSchemaType.Integer),
-        (spec.datetime, qe.PayloadSchemaType.Datetime),
-        (spec.boolean, qe.PayloadSchemaType.Bool),
-    )
+    """The hot keys as in-RAM indexes; every other keyword/integer/bool key through
+    ``_facets`` (on disk); datetime keys on disk."""
+    wanted: dict[str, object] = {key: qe.PayloadSchemaType.Keyword for key in spec.hot}
+    if facets.facet_keys(spec):
+        wanted[facets.FACETS] = qe.KeywordIndexParams(memory=qe.Memory.Cold)
+    wanted.update({key: qe.DatetimeIndexParams(memory=qe.Memory.Cold) for key in spec.datetime})
     existing = shard.info().payload_schema
-    for keys, kind in kinds:
-        for key in keys:
-            if key not in existing:
-                shard.update(qe.UpdateOperation.create_field_index(key, kind))
+    for key, schema in wanted.items():
+        if key not in existing:
+            shard.update(qe.UpdateOperation.create_field_index(key, schema))
+
+
+def _upgrade_to_facets(shard: qe.EdgeShard, spec: IndexSpec) -> None:
+    """A shard written before facets had one index per key: add ``_facets`` to every
+    point, then drop the per-key indexes. Points without facets are found by count."""
+    keys = facets.facet_keys(spec)
+    existing = shard.info().payload_schema
+    if not keys or not any(key in existing for key in keys):
+        return
+    missing = qe.Filter(must=[qe.IsEmptyCondition(facets.FACETS)])
+    while shard.count(qe.CountRequest(filter=missing, exact=True)):
+        records, _ = shard.scroll(qe.ScrollRequest(limit=256, filter=missing, with_payload=True, with_vector=True))
+        shard.update(qe.UpdateOperation.upsert_points([_to_point(_from_record(r, True), keys) for r in records]))
+    for key in keys & set(existing):
+        shard.update(qe.UpdateOperation.delete_field_index(key))
 
 
 class EdgeStore:
@@ -173,6 +215,7 @@ class EdgeStore:
         except Exception as err:  # the binding raises bare Exception
             raise MemHubError(f"cannot open the {name} store at {folder}: {err}") from err
         _create_indexes(shard, INDEXES[name])
+        _upgrade_to_facets(shard, INDEXES[name])
         return shard
 
     def _check_size(self) -> None:
@@ -217,8 +260,9 @@ class EdgeStore:
     ) -> None:
         if not points:
             return
+        keys = _KEYS[collection]
         op = qe.UpdateOperation.upsert_points(
-            [_to_point(p) for p in points], condition=to_edge_filter(only_if)
+            [_to_point(p, keys) for p in points], condition=to_edge_filter(only_if, keys)
         )
         self._shard(collection).update(op)
 
@@ -259,7 +303,7 @@ class EdgeStore:
             qe.ScrollRequest(
                 offset=offset,
                 limit=limit,
-                filter=to_edge_filter(where),
+                filter=to_edge_filter(where, _KEYS[collection]),
                 with_payload=True,
                 with_vector=False,
                 order_by=order,
@@ -269,7 +313,8 @@ class EdgeStore:
         return [_from_record(r, False) for r in records], nxt
 
     async def count(self, collection: Collection, where: Where | None = None) -> int:
-        return self._shard(collection).count(qe.CountRequest(filter=to_edge_filter(where), exact=True))
+        flt = to_edge_filter(where, _KEYS[collection])
+        return self._shard(collection).count(qe.CountRequest(filter=flt, exact=True))
 
     async def hybrid_query(
         self,
@@ -282,7 +327,7 @@ class EdgeStore:
         rrf_k: int,
         weights: tuple[float, float] | None = None,
     ) -> list[ScoredPoint]:
-        flt = to_edge_filter(where)
+        flt = to_edge_filter(where, _KEYS["memories"])
         prefetches = [
             qe.Prefetch(limit=prefetch_limit, query=qe.Query.Nearest(list(dense), using=DENSE), filter=flt)
         ]
@@ -303,7 +348,7 @@ class EdgeStore:
         request = qe.QueryRequest(
             limit=limit,
             query=qe.Query.Nearest(list(dense), using=DENSE),
-            filter=to_edge_filter(where),
+            filter=to_edge_filter(where, _KEYS["memories"]),
             with_payload=True,
         )
         hits = self._shard("memories").query(request)
@@ -334,7 +379,7 @@ class EdgeStore:
                 qe.ScrollRequest(offset=offset, limit=512, with_payload=True, with_vector=True)
             )
             if records:
-                points = [_to_point(_from_record(r, True)) for r in records]
+                points = [_to_point(_from_record(r, True), _KEYS[name]) for r in records]
                 fresh.update(qe.UpdateOperation.upsert_points(points))
             if offset is None:
                 break

@@ -11,6 +11,7 @@ COLLECTIONS: tuple[Collection, ...] = ("memories", "events", "meta", "checkpoint
 INDEXES: dict[Collection, IndexSpec] = {
     "memories": IndexSpec(
         keyword=(
+            "ak",  # the access key every read filters on (memhub.engine.access)
             "layer",
             "status",
             "exposure",
@@ -32,6 +33,7 @@ INDEXES: dict[Collection, IndexSpec] = {
         ),
         integer=("rev",),
         datetime=("created_at", "expires_at"),
+        hot=("ak",),
     ),
     "events": IndexSpec(keyword=("atom_id", "kind", "tenant"), datetime=("at",)),
     "meta": IndexSpec(),
