@@ -28,7 +28,7 @@ from memhub.models import (
 )
 from memhub.redact import redact
 from memhub.scope import Scope
-from memhub.store.base import HasVector, IsEmpty, Match, MatchAny, Where
+from memhub.store.base import HasVector, IsEmpty, Match, MatchAny, SparseVector, Where
 
 RECALL_LAYERS = ("fact", "profile", "lesson", "procedure")
 _EPISTEMIC = ("possible", "actual", "necessary")
@@ -112,16 +112,20 @@ async def recall(engine: Engine, query: str, scope: Scope, *, limit: int = 10, l
     ])  # fmt: skip
 
 
-async def hybrid(engine: Engine, query: str, where: Where, limit: int,
+async def query_vectors(engine: Engine, query: str) -> tuple[list[float], SparseVector]:
+    """The dense and BM25 vectors of a (redacted) query, to run several searches with one embedding."""
+    query = redact(query).text
+    return await engine.embedder.embed_query(query), engine.bm25.query(query)
+
+
+async def hybrid(engine: Engine, query: str | tuple[list[float], SparseVector], where: Where, limit: int,
                  weights: tuple[float, float] = (1.0, 1.0)) -> list[tuple[dict, float]]:  # fmt: skip
     """Dense + BM25 fused by RRF; scores normalised to 0..1 (1 = ranked first by both).
 
-    ``weights`` (dense, bm25): Qdrant's weighted RRF scores rank ``pos`` of a source
-    as ``1 / ((pos + 1) / w + k - 1)``.
+    ``query`` is the text, or its :func:`query_vectors`. ``weights`` (dense, bm25):
+    Qdrant's weighted RRF scores rank ``pos`` of a source as ``1 / ((pos + 1) / w + k - 1)``.
     """
-    query = redact(query).text
-    dense = await engine.embedder.embed_query(query)
-    sparse = engine.bm25.query(query)
+    dense, sparse = await query_vectors(engine, query) if isinstance(query, str) else query
     hits = await engine.store.hybrid_query(
         dense, sparse, where, limit=limit, prefetch_limit=max(50, limit * 5), rrf_k=engine.rrf_k,
         weights=None if weights == (1.0, 1.0) else weights,

@@ -1,0 +1,47 @@
+"""search() ranks an extracted memory by its own text and by the conversation turn it came from."""
+
+from __future__ import annotations
+
+import re
+
+from memhub import MemoryClient
+from memhub.testing import HashEmbedder, ScriptedLLM
+
+# What the extractor keeps of each conversation, keyed by a word of its first turn:
+# short statements that lose the context that made them worth keeping.
+EXTRACTED = {"glacier": "User loved that trip", "Bern": "User loved the walk"}
+
+
+def extractor(system: str, user: str) -> dict:
+    if "verdicts" in system:  # the judge: every candidate is new
+        return {"verdicts": [{"index": i, "action": "ADD"} for i in range(user.count('"index"'))]}
+    first_id = re.search(r"^\[([^\]]+)\]", user).group(1)
+    text = next(t for key, t in EXTRACTED.items() if key in user)
+    return {"candidates": [{"text": text, "layer": "fact", "source_ids": [first_id]}]}
+
+
+async def test_a_memory_is_found_through_the_turn_it_was_extracted_from(tmp_path):
+    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=ScriptedLLM(extractor),
+                            cwd=tmp_path) as client:  # fmt: skip
+        alps = await client.add(
+            messages=[
+                {"role": "user", "content": "Last summer we hiked to the Aletsch glacier in the Alps."},
+                {"role": "assistant", "content": "The glacier trails in the Alps are stunning."},
+            ],
+            user_id="u",
+        )
+        await client.add(messages=[{"role": "user", "content": "We took a walk around the old town of Bern."}],
+                         user_id="u")  # fmt: skip
+        query = "What should I pack for a glacier walk in the Alps?"
+        hits = (await client.search(query, user_id="u")).memories.all()
+        # By its own text "User loved the walk" is the closer one (it shares "walk");
+        # the turn "User loved that trip" came from is the one about the Alps glacier.
+        assert [m.content for m in hits] == ["User loved that trip", "User loved the walk"]
+        assert hits[0].id == alps.decisions[0].memory_id and hits[0].score > hits[1].score
+
+
+async def test_a_memory_without_a_source_turn_is_not_demoted(client):
+    await client.add(content="We took a walk around the old town of Bern.", user_id="u")
+    memorized = await client.memorize("Packing list for the Alps glacier walk: crampons, rope.", user_id="u")
+    hits = (await client.search("What should I pack for a glacier walk in the Alps?", user_id="u")).memories.all()
+    assert hits[0].id == memorized.atom_id and hits[0].score == 1.0
