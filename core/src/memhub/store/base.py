@@ -91,7 +91,7 @@ class IndexSpec:
     datetime: tuple[str, ...] = ()
     boolean: tuple[str, ...] = ()
     hot: tuple[str, ...] = ()
-    """Keyword keys every read filters on: kept in RAM where a backend can choose."""
+    """Keyword keys every read filters on: each gets its own index on every backend."""
 
 
 @dataclass

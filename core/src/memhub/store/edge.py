@@ -136,11 +136,14 @@ def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
 
 
 def _create_indexes(shard: qe.EdgeShard, spec: IndexSpec) -> None:
-    """The hot keys as in-RAM indexes; every other keyword/integer/bool key through
-    ``_facets`` (on disk); datetime keys on disk."""
-    wanted: dict[str, object] = {key: qe.PayloadSchemaType.Keyword for key in spec.hot}
+    """The hot keys each their own index; every other keyword/integer/bool key through
+    ``_facets``; datetime keys as they are. All on disk (mmap): an in-RAM keyword index
+    is rebuilt on every open (0.11 s of a 0.21 s open for the access key at 100k), and
+    the mmap'd one answered the recall filter faster (0.8 vs 1.4 ms per hybrid query)."""
+    on_disk = qe.KeywordIndexParams(memory=qe.Memory.Cold)
+    wanted: dict[str, object] = {key: on_disk for key in spec.hot}
     if facets.facet_keys(spec):
-        wanted[facets.FACETS] = qe.KeywordIndexParams(memory=qe.Memory.Cold)
+        wanted[facets.FACETS] = on_disk
     wanted.update({key: qe.DatetimeIndexParams(memory=qe.Memory.Cold) for key in spec.datetime})
     existing = shard.info().payload_schema
     for key, schema in wanted.items():
