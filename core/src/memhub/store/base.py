@@ -92,6 +92,9 @@ class IndexSpec:
     boolean: tuple[str, ...] = ()
     hot: tuple[str, ...] = ()
     """Keyword keys every read filters on: each gets its own index on every backend."""
+    tenant: str | None = None
+    """The keyword key Qdrant stores points grouped by (``is_tenant``): a user's
+    memories sit together on disk, so a filtered scan reads them in few pages."""
 
 
 @dataclass

@@ -136,12 +136,16 @@ def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
 
 
 def _create_indexes(shard: qe.EdgeShard, spec: IndexSpec) -> None:
-    """The hot keys each their own index; every other keyword/integer/bool key through
-    ``_facets``; datetime keys as they are. All on disk (mmap): an in-RAM keyword index
+    """The hot keys and the tenant key each their own index; every other keyword/integer/
+    bool key through ``_facets``; datetime keys as they are. The tenant index orders the
+    optimized segment by user (hybrid query at 100k: 1.7 -> 1.45 ms, bench/README.md).
+    All on disk (mmap): an in-RAM keyword index
     is rebuilt on every open (0.11 s of a 0.21 s open for the access key at 100k), and
     the mmap'd one answered the recall filter faster (0.8 vs 1.4 ms per hybrid query)."""
     on_disk = qe.KeywordIndexParams(memory=qe.Memory.Cold)
     wanted: dict[str, object] = {key: on_disk for key in spec.hot}
+    if spec.tenant:
+        wanted[spec.tenant] = qe.KeywordIndexParams(is_tenant=True, memory=qe.Memory.Cold)
     if facets.facet_keys(spec):
         wanted[facets.FACETS] = on_disk
     wanted.update({key: qe.DatetimeIndexParams(memory=qe.Memory.Cold) for key in spec.datetime})

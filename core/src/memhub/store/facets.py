@@ -22,8 +22,8 @@ FACETS = "_facets"
 
 
 def facet_keys(spec: IndexSpec) -> frozenset[str]:
-    """The keys indexed through ``_facets``: all but the hot and the datetime ones."""
-    return frozenset(spec.keyword + spec.integer + spec.boolean) - set(spec.hot)
+    """The keys indexed through ``_facets``: all but the hot, tenant and datetime ones."""
+    return frozenset(spec.keyword + spec.integer + spec.boolean) - {*spec.hot, spec.tenant}
 
 
 def token(key: str, value: Any) -> str | None:

@@ -34,6 +34,7 @@ INDEXES: dict[Collection, IndexSpec] = {
         integer=("rev",),
         datetime=("created_at", "expires_at"),
         hot=("ak",),
+        tenant="user_id",
     ),
     "events": IndexSpec(keyword=("atom_id", "kind", "tenant"), datetime=("at",)),
     "meta": IndexSpec(),

@@ -108,14 +108,15 @@ def collection_params(collection: Collection, vector_size: int) -> dict[str, Any
     return {"vectors_config": {}}
 
 
-def index_fields(spec: IndexSpec) -> list[tuple[str, models.PayloadSchemaType]]:
+def index_fields(spec: IndexSpec) -> list[tuple[str, models.PayloadSchemaType | models.KeywordIndexParams]]:
     kinds = (
         (spec.keyword, models.PayloadSchemaType.KEYWORD),
         (spec.integer, models.PayloadSchemaType.INTEGER),
         (spec.datetime, models.PayloadSchemaType.DATETIME),
         (spec.boolean, models.PayloadSchemaType.BOOL),
     )
-    return [(key, kind) for keys, kind in kinds for key in keys]
+    tenant = models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=True)
+    return [(key, tenant if key == spec.tenant else kind) for keys, kind in kinds for key in keys]
 
 
 def _error(err: Exception, url: str) -> MemHubError:
