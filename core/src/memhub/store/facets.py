@@ -1,4 +1,4 @@
-"""Facets: how ``EdgeStore`` indexes a collection's keyword, integer and bool keys as one field.
+"""Facets: how ``EdgeStore`` indexes a collection's keyword and bool keys as one field.
 
 Every payload index of an appendable Qdrant Edge segment maps ~5 MB of pages
 that are read on open, and every in-RAM index of an optimized segment is rebuilt
@@ -22,8 +22,9 @@ FACETS = "_facets"
 
 
 def facet_keys(spec: IndexSpec) -> frozenset[str]:
-    """The keys indexed through ``_facets``: all but the hot, tenant and datetime ones."""
-    return frozenset(spec.keyword + spec.integer + spec.boolean) - {*spec.hot, spec.tenant}
+    """The keys indexed through ``_facets``: the keyword and bool ones but the hot and the
+    tenant key. Integer and datetime keys keep their own (range) index: ``order_by`` needs one."""
+    return frozenset(spec.keyword + spec.boolean) - {*spec.hot, spec.tenant}
 
 
 def token(key: str, value: Any) -> str | None:
