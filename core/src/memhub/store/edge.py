@@ -42,6 +42,12 @@ _PAYLOAD_ONLY = "_none"  # Edge wants at least one vector; events and meta never
 # other shards open on first use.
 _OPENED_AT_START: tuple[Collection, ...] = ("memories", "meta")
 _KEYS: dict[str, frozenset[str]] = {name: facets.facet_keys(spec) for name, spec in INDEXES.items()}
+# Qdrant Edge has no background optimizer: without optimize() every memory would stay in
+# the appendable segment (float vectors and every index in RAM, rebuilt on each open).
+# optimize() costs nothing while Qdrant plans no work and indexes a full appendable
+# segment (~6.5k points) in ~1.3 s when it does, so every _OPTIMIZE_EVERY memories
+# written the writer asks for it, and close() does too.
+_OPTIMIZE_EVERY = 2000
 
 
 def _condition(c, keys: frozenset[str]) -> object:
@@ -184,6 +190,7 @@ class EdgeStore:
         self._lock = DirLock(self.path)
         self._shards: dict[str, qe.EdgeShard] = {}
         self._vector_size = 0
+        self._unoptimized = 0  # memories written since the last optimize()
 
     # -- lifecycle ---------------------------------------------------------------
 
@@ -255,6 +262,8 @@ class EdgeStore:
         self._shards.clear()
 
     async def close(self) -> None:
+        if self._unoptimized and "memories" in self._shards:
+            self._shards["memories"].optimize()
         if self._shards:
             for shard in self._shards.values():
                 shard.flush()
@@ -273,6 +282,11 @@ class EdgeStore:
             [_to_point(p, keys) for p in points], condition=to_edge_filter(only_if, keys)
         )
         self._shard(collection).update(op)
+        if collection == "memories":
+            self._unoptimized += len(points)
+            if self._unoptimized >= _OPTIMIZE_EVERY:
+                self._unoptimized = 0
+                self._shard("memories").optimize()
 
     async def delete(self, collection: Collection, ids: Sequence[str]) -> None:
         if ids:
@@ -366,6 +380,7 @@ class EdgeStore:
 
     async def optimize(self) -> None:
         """Build the HNSW and payload indexes for what was written since the last run."""
+        self._unoptimized = 0
         await asyncio.to_thread(self._shard("memories").optimize)
 
     async def compact(self) -> None:
