@@ -14,7 +14,7 @@ Two ablations rank the same procedures with one retriever each, without touching
 dense-only through the store's ``dense_query`` (a ``MemoryStore`` protocol method) and
 BM25-only through Qdrant Edge's public query API on the ``EdgeStore`` shard (read-only
 use of its private ``_shards`` handle; skipped for any other store). Both use the
-filter ``search`` uses (``current(scope_filter(...), ("procedure",))``).
+filter ``search`` uses (``visible(scope, ("procedure",))``).
 
 Nothing leaves the temp dir; ``MEMHUB_*`` variables of the caller are ignored so the
 default (offline, heuristic) extraction and the bundled e5 model are what is measured.
@@ -127,7 +127,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     (tmp / "cwd").mkdir()  # no git checkout: memories get no repository from the cwd
 
     from memhub import MemoryClient
-    from memhub.engine.filters import current, scope_filter
+    from memhub.engine.filters import visible
     from memhub.engine.text import overlap
     from memhub.redact import redact
     from memhub.scope import ANY
@@ -207,7 +207,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
         # -- ablations: one retriever each, same filter, full ranking ----------------------
         scope = client.scope.with_(workspace=ANY, repository=ANY, branch=ANY).with_(user_id=USER)
-        where = current(scope_filter(scope), ("procedure",))
+        where = visible(scope, ("procedure",))
         shard = (getattr(engine.store, "_shards", None) or {}).get("memories")
         everything = max(len(expected), 1)
         for row in rows:
@@ -284,13 +284,13 @@ def bm25_ids(shard, sparse, where, limit: int) -> list[str]:
     import qdrant_edge as qe
 
     from memhub.store.base import BM25
-    from memhub.store.edge import to_edge_filter
+    from memhub.store.edge import _KEYS, to_edge_filter
 
     if not sparse.indices:
         return []
     query = qe.Query.Nearest(qe.SparseVector(sparse.indices, sparse.values), using=BM25)
     request = qe.QueryRequest(
-        limit=limit, query=query, filter=to_edge_filter(where), with_payload=True
+        limit=limit, query=query, filter=to_edge_filter(where, _KEYS["memories"]), with_payload=True
     )
     return [h.payload["id"] for h in shard.query(request)]
 
