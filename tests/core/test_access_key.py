@@ -14,7 +14,7 @@ import pytest
 
 from memhub import MemoryClient
 from memhub.engine.access import ACCESS_KEY
-from memhub.engine.core import SCHEMA_VERSION, _META_ID
+from memhub.engine.core import _META_ID, SCHEMA_VERSION
 from memhub.engine.filters import scope_filter, visible
 from memhub.engine.records import new_payload
 from memhub.ids import new_id, to_point_id
