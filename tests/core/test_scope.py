@@ -23,7 +23,7 @@ def make_checkout(root, origin: str | None, branch: str = "main"):
 @pytest.mark.parametrize(
     "url",
     ["git@github.com:mem0ai/mem0.git", "https://github.com/mem0ai/mem0", "https://github.com/mem0ai/mem0.git/",
-     "ssh://git@gitlab.example.com:2222/mem0ai/mem0.git"],
+     "ssh://git@gitlab.example.com:2222/mem0ai/mem0.git", "/home/dev/src/mem0ai/mem0/."],
 )  # fmt: skip
 def test_repository_from_origin_url(url):
     assert repository_from_url(url) == "mem0ai/mem0"

@@ -59,7 +59,7 @@ def repository_from_url(url: str) -> str:
     path = re.sub(r"^[a-z+]+://[^/]+/", "", url.strip())
     path = re.sub(r"^[^@/]+@[^:/]+[:/]", "", path)
     path = path.removesuffix("/").removesuffix(".git")
-    parts = [p for p in path.split("/") if p]
+    parts = [p for p in path.split("/") if p and p != "."]  # a clone of "." has origin "/path/to/repo/."
     return "/".join(parts[-2:]) if parts else url
 
 
