@@ -137,6 +137,10 @@ def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
                                                 memory=qe.Memory.Cold, quantization_config=int8)},
             sparse_vectors={BM25: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
             hnsw_config=qe.HnswIndexConfig(m=16, ef_construct=100, full_scan_threshold=10_000, memory=qe.Memory.Cold),
+            # Edge keeps two segments by default, so each index build merged into (and
+            # rebuilt) the big one: at 60k written memories one write waited 17 s and the
+            # writer held 1.35 GB. With up to eight: 1.5 s and 0.65 GB, queries no slower.
+            optimizers=qe.EdgeOptimizersConfig(default_segment_number=8),
         )  # fmt: skip
     return qe.EdgeConfig(sparse_vectors={_PAYLOAD_ONLY: qe.EdgeSparseVectorParams()})
 
