@@ -21,7 +21,7 @@ import asyncio
 import inspect
 import re
 import threading
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from concurrent.futures import Future
 from typing import Any
 
@@ -30,6 +30,7 @@ from memhub.models import ConversationResult, MemoryItem, SearchResult, WriteRes
 from memhub.retrieval.formatter import format_memories
 
 CHAT_GROUPS = ("profile", "proactive", "normal")
+CHAT_ROLES = ("user", "assistant")
 ALL_GROUPS = (*CHAT_GROUPS, "procedures", "derived")
 _PREAMBLE = {
     "en": "Long-term memory about this user, from earlier sessions (use it when relevant):",
@@ -160,6 +161,34 @@ def selected(result: SearchResult, groups: Sequence[str]) -> dict[str, list[Memo
     return {
         name: list(getattr(result.memories, name) or []) for name in ALL_GROUPS if name in groups
     }
+
+
+def chat_turns(messages: Sequence[dict[str, Any]], ids: Sequence[str | None]) -> list[dict[str, Any]]:
+    """The user and assistant turns of OpenAI-style ``messages``, each with its framework id.
+
+    System and tool messages are dropped: the host's prompt is not the user's memory,
+    and tool output is never stored. Assistant tool calls stay, so memhub can recognise
+    a coding session. ``ids`` (one per message, ``None`` for none) travel as ``id``.
+    """
+    out = []
+    for message, message_id in zip(messages, ids, strict=True):
+        if message.get("role") not in CHAT_ROLES:
+            continue
+        if message_id:
+            message["id"] = message_id
+        out.append(message)
+    return out
+
+
+def has_text(message: Mapping[str, Any]) -> bool:
+    """Whether an OpenAI-style message has any non-blank text (string or text parts)."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return bool(content.strip())
+    return any(
+        isinstance(p, Mapping) and p.get("type") == "text" and str(p.get("text", "")).strip()
+        for p in content or []
+    )
 
 
 def render(result: SearchResult, groups: Sequence[str], template: str | None = None) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import (
@@ -12,36 +12,13 @@ from langchain_core.messages import (
     convert_to_openai_messages,
 )
 
-_KEPT_ROLES = ("user", "assistant")
+from memhub.bridge import chat_turns
 
 
 def to_memhub_messages(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
-    """OpenAI-style dicts of the user and assistant turns, with their LangChain ids.
-
-    System and tool messages are dropped: the host's prompt is not the user's
-    memory, and tool output is never stored. Assistant tool calls are kept so
-    memhub can recognise a coding session.
-    """
-    out = []
-    for message, converted in zip(
-        messages, convert_to_openai_messages(list(messages)), strict=True
-    ):
-        if converted.get("role") not in _KEPT_ROLES:
-            continue
-        if message.id:
-            converted["id"] = message.id
-        out.append(converted)
-    return out
-
-
-def has_text(message: Mapping[str, Any]) -> bool:
-    content = message.get("content")
-    if isinstance(content, str):
-        return bool(content.strip())
-    return any(
-        isinstance(p, Mapping) and p.get("type") == "text" and p.get("text", "").strip()
-        for p in content or []
-    )
+    """OpenAI-style dicts of the user and assistant turns, with their LangChain ids
+    (see ``memhub.bridge.chat_turns``)."""
+    return chat_turns(convert_to_openai_messages(list(messages)), [m.id for m in messages])
 
 
 def latest_user_text(messages: Sequence[BaseMessage]) -> str:

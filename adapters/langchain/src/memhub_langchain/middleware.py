@@ -11,13 +11,8 @@ from langchain.agents.middleware.types import ModelCallResult, OmitFromSchema
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
-from memhub.bridge import CHAT_GROUPS, MemHub, render, search_kwargs
-from memhub_langchain._messages import (
-    append_to_system,
-    has_text,
-    latest_user_text,
-    to_memhub_messages,
-)
+from memhub.bridge import CHAT_GROUPS, MemHub, has_text, render, search_kwargs
+from memhub_langchain._messages import append_to_system, latest_user_text, to_memhub_messages
 
 _SCOPE_KEYS = ("user_id", "app_id", "agent_id", "session_id")
 

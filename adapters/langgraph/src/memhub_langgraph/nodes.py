@@ -25,27 +25,13 @@ from typing import Any, Literal
 from langchain_core.messages import BaseMessage, HumanMessage, convert_to_openai_messages
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 
-from memhub.bridge import CHAT_GROUPS, MemHub, render, search_kwargs
-
-_KEPT_ROLES = ("user", "assistant")
+from memhub.bridge import CHAT_GROUPS, MemHub, chat_turns, has_text, render, search_kwargs
 
 
 def to_memhub_messages(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
-    """OpenAI-style dicts of the user and assistant turns (system and tool messages dropped).
-
-    The host's system prompt is not the user's memory, and tool output is never
-    stored. LangChain message ids travel along as ``id``.
-    """
-    out = []
-    for message, converted in zip(
-        messages, convert_to_openai_messages(list(messages)), strict=True
-    ):
-        if converted.get("role") not in _KEPT_ROLES:
-            continue
-        if message.id:
-            converted["id"] = message.id
-        out.append(converted)
-    return out
+    """OpenAI-style dicts of the user and assistant turns, with their LangChain ids
+    (see ``memhub.bridge.chat_turns``)."""
+    return chat_turns(convert_to_openai_messages(list(messages)), [m.id for m in messages])
 
 
 def latest_user_text(messages: Sequence[BaseMessage]) -> str:
@@ -170,7 +156,7 @@ def memory_add_node(
     def prepare(state: Any, config: RunnableConfig | None) -> dict[str, Any] | None:
         messages = _messages(state, messages_key)
         messages = _latest_turn(messages) if window == "turn" else messages
-        converted = [m for m in to_memhub_messages(messages) if _has_text(m)]
+        converted = [m for m in to_memhub_messages(messages) if has_text(m)]
         if not converted:
             return None
         return {"messages": converted, "user_id": _user_id(state, config, user_id_key), "app_id": app_id,
@@ -189,13 +175,3 @@ def memory_add_node(
         return {}
 
     return RunnableLambda(add, afunc=aadd, name="memory_add")
-
-
-def _has_text(message: Mapping[str, Any]) -> bool:
-    content = message.get("content")
-    if isinstance(content, str):
-        return bool(content.strip())
-    return any(
-        isinstance(p, Mapping) and p.get("type") == "text" and str(p.get("text", "")).strip()
-        for p in content or []
-    )
