@@ -1,8 +1,7 @@
 """The access key answers exactly what the explicit scope conditions answer.
 
 Every read filters with ``visible()`` (one ``MatchAny`` on the access key); the
-explicit form (``scope_filter`` plus status, exposure and layer conditions) is the
-specification. Both run on a real Edge store over memories of every shape.
+explicit form (``_explicit``: one payload condition per rule) is the specification. Both run on a real Edge store over memories of every shape.
 """
 
 from __future__ import annotations
@@ -15,11 +14,11 @@ import pytest
 from memhub import MemoryClient
 from memhub.engine.access import ACCESS_KEY
 from memhub.engine.core import _META_ID, SCHEMA_VERSION
-from memhub.engine.filters import scope_filter, visible
+from memhub.engine.filters import visible
 from memhub.engine.records import new_payload
 from memhub.ids import new_id, to_point_id
 from memhub.scope import ANY, Scope
-from memhub.store.base import Match, MatchAny, StoredPoint
+from memhub.store.base import IsEmpty, Match, MatchAny, StoredPoint, Where
 from memhub.store.edge import EdgeStore
 from memhub.testing import HashEmbedder
 
@@ -57,9 +56,20 @@ def _read_scopes(rng: random.Random, n: int):
         yield scope, layers, statuses, app_ids
 
 
-def _explicit(scope, layers, statuses, app_ids):
-    return scope_filter(scope, app_ids=app_ids).and_(
-        MatchAny("layer", layers), MatchAny("status", statuses), Match("exposure", "visible"))
+def _explicit(scope, layers, statuses, app_ids) -> Where:
+    """The scope rules, each as its own payload condition."""
+    must = [Match("tenant", scope.tenant), Match("user_id", scope.user_id) if scope.user_id else IsEmpty("user_id")]
+    apps = tuple(app_ids) if app_ids else ((scope.app_id,) if scope.app_id else ())
+    if apps and ANY not in apps:  # no app named, or ANY: every app
+        must.append(MatchAny("app_id", apps))
+    must += [Match(k, v) for k in ("agent_id", "session_id") if (v := getattr(scope, k)) and v != ANY]
+    for key in ("workspace", "repository", "branch"):  # bound to this checkout, or to none
+        value = getattr(scope, key)
+        if value is None:
+            must.append(IsEmpty(key))
+        elif value != ANY:
+            must.append(Where(should=(Match(key, value), IsEmpty(key))))
+    return Where(must=(*must, MatchAny("layer", layers), MatchAny("status", statuses), Match("exposure", "visible")))
 
 
 async def _ids(store, where) -> set[str]:

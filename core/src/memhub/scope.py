@@ -2,7 +2,7 @@
 
 The HMG calls infer ``repository``, ``branch`` and ``workspace`` from the git
 checkout of the working directory (read from ``.git`` directly: no subprocess).
-Reads filter by the scope given; see :func:`memhub.engine.filters.scope_filter`.
+Reads filter by the scope given; see :func:`memhub.engine.filters.visible`.
 """
 
 from __future__ import annotations

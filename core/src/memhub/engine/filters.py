@@ -28,24 +28,13 @@ def _narrowing(scope: Scope) -> list[Match]:
     return [Match(k, v) for k in _OPTIONAL_KEYS if (v := getattr(scope, k)) and v != ANY]
 
 
-def scope_filter(scope: Scope, *, app_ids: Iterable[str] | None = None) -> Where:
-    """Memories of ``scope`` in any state, as explicit payload conditions."""
-    must: list = [Match("tenant", scope.tenant)]
-    must.append(Match("user_id", scope.user_id) if scope.user_id else IsEmpty("user_id"))
-    apps = _apps(scope, app_ids)
-    if apps:
-        must.append(MatchAny("app_id", apps) if len(apps) > 1 else Match("app_id", apps[0]))
-    must += _narrowing(scope)
-    must += [_binding(k, v) for k in BINDING_KEYS if (v := getattr(scope, k)) != ANY]
-    return Where(must=tuple(must))
-
-
 def visible(scope: Scope, layers: Iterable[str], *, app_ids: Iterable[str] | None = None,
             statuses: Iterable[str] = ("active",)) -> Where:  # fmt: skip
     """Visible memories of ``scope`` with one of ``layers`` and ``statuses``.
 
-    The same set as ``scope_filter`` plus status, exposure and layer conditions, said
-    with the access key (``memhub.engine.access``): one condition instead of nine.
+    Said with the access key (``memhub.engine.access``): one condition instead of one
+    per scope key (tenant, user, app, checkout binding) plus status, exposure and layer.
+    ``tests/core/test_access_key.py`` holds that explicit form and checks both agree.
     """
     values = [getattr(scope, k) for k in BINDING_KEYS]
     exact = ANY not in values
