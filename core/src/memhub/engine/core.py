@@ -47,7 +47,6 @@ class Engine:
         self.rrf_k = rrf_k
         self.write_lock = asyncio.Lock()
         self._snapshot = 0
-        self._schema = SCHEMA_VERSION
         self._opened = False
 
     async def open(self) -> None:
@@ -55,9 +54,9 @@ class Engine:
             return
         await self.store.open(self.embedder.dim)
         try:
-            await self._check_meta()
+            schema = await self._check_meta()
             await self._recover()
-            await self._migrate()
+            await self._migrate(schema)
         except BaseException:
             await self.store.close()
             raise
@@ -68,14 +67,14 @@ class Engine:
             self._opened = False
             await self.store.close()
 
-    async def _check_meta(self) -> None:
+    async def _check_meta(self) -> int:
+        """Check the store was built with this embedder; return its schema version."""
         found = await self.store.retrieve("meta", [_META_ID])
         if not found:
             meta = {"schema_version": SCHEMA_VERSION, "embedder": self.embedder.name,
                     "dim": self.embedder.dim, "snapshot_version": 0}  # fmt: skip
             await self.store.upsert("meta", [StoredPoint(_META_ID, meta)])
-            self._schema = SCHEMA_VERSION
-            return
+            return SCHEMA_VERSION
         meta = found[0].payload
         if meta.get("embedder") != self.embedder.name:
             raise EmbedderMismatchError(
@@ -84,7 +83,7 @@ class Engine:
                 "Configure the original embedder, or use a new storage_dir and re-import."
             )
         self._snapshot = int(meta.get("snapshot_version", 0))
-        self._schema = int(meta.get("schema_version", 1))
+        return int(meta.get("schema_version", 1))
 
     async def _recover(self) -> None:
         """Finish or undo replaces interrupted between their two phases (see ``replace_version``)."""
@@ -99,9 +98,9 @@ class Engine:
             else:
                 await self.store.delete("memories", [point.id])
 
-    async def _migrate(self) -> None:
-        """Bring a store written by an older memhub up to ``SCHEMA_VERSION``."""
-        if self._schema >= SCHEMA_VERSION:
+    async def _migrate(self, schema: int) -> None:
+        """Bring a store written by an older memhub (``schema``) up to ``SCHEMA_VERSION``."""
+        if schema >= SCHEMA_VERSION:
             return
         while True:  # 1 -> 2: every memory gets its access key
             batch, _ = await self.store.scroll("memories", Where(must=(IsEmpty(ACCESS_KEY),)), limit=256)
@@ -113,7 +112,6 @@ class Engine:
         found = await self.store.retrieve("meta", [_META_ID])
         meta = {**found[0].payload, "schema_version": SCHEMA_VERSION}
         await self.store.upsert("meta", [StoredPoint(_META_ID, meta)])
-        self._schema = SCHEMA_VERSION
 
     # -- snapshot counter -------------------------------------------------------
 

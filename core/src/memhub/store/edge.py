@@ -145,13 +145,15 @@ def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
     return qe.EdgeConfig(sparse_vectors={_PAYLOAD_ONLY: qe.EdgeSparseVectorParams()})
 
 
-def _create_indexes(shard: qe.EdgeShard, spec: IndexSpec) -> None:
+def _create_indexes(shard: qe.EdgeShard, spec: IndexSpec, existing: set[str]) -> None:
     """The hot keys and the tenant key each their own index; every other keyword or bool
-    key through ``_facets``; integer and datetime keys their own range index. The tenant index orders the
-    optimized segment by user (hybrid query at 100k: 1.7 -> 1.45 ms, bench/README.md).
-    All on disk (mmap): an in-RAM keyword index
-    is rebuilt on every open (0.11 s of a 0.21 s open for the access key at 100k), and
-    the mmap'd one answered the recall filter faster (0.8 vs 1.4 ms per hybrid query)."""
+    key through ``_facets``; integer and datetime keys their own range index. ``existing``:
+    the keys the shard has an index for already.
+
+    The tenant index orders the optimized segment by user (hybrid query at 100k: 1.7 ->
+    1.45 ms, bench/README.md). All are on disk (mmap): an in-RAM keyword index is rebuilt
+    on every open (0.11 s of a 0.21 s open for the access key at 100k), and the mmap'd
+    one answered the recall filter faster (0.8 vs 1.4 ms per hybrid query)."""
     on_disk = qe.KeywordIndexParams(memory=qe.Memory.Cold)
     wanted: dict[str, object] = {key: on_disk for key in spec.hot}
     if spec.tenant:
@@ -160,24 +162,22 @@ def _create_indexes(shard: qe.EdgeShard, spec: IndexSpec) -> None:
         wanted[facets.FACETS] = on_disk
     wanted.update({key: qe.IntegerIndexParams(lookup=True, range=True, memory=qe.Memory.Cold) for key in spec.integer})
     wanted.update({key: qe.DatetimeIndexParams(memory=qe.Memory.Cold) for key in spec.datetime})
-    existing = shard.info().payload_schema
     for key, schema in wanted.items():
         if key not in existing:
             shard.update(qe.UpdateOperation.create_field_index(key, schema))
 
 
-def _upgrade_to_facets(shard: qe.EdgeShard, spec: IndexSpec) -> None:
-    """A shard written before facets had one index per key: add ``_facets`` to every
-    point, then drop the per-key indexes. Points without facets are found by count."""
+def _upgrade_to_facets(shard: qe.EdgeShard, spec: IndexSpec, existing: set[str]) -> None:
+    """A shard written before facets had one index per key (in ``existing``): add
+    ``_facets`` to every point, then drop the per-key indexes."""
     keys = facets.facet_keys(spec)
-    existing = shard.info().payload_schema
     if not keys or not any(key in existing for key in keys):
         return
     missing = qe.Filter(must=[qe.IsEmptyCondition(facets.FACETS)])
     while shard.count(qe.CountRequest(filter=missing, exact=True)):
         records, _ = shard.scroll(qe.ScrollRequest(limit=256, filter=missing, with_payload=True, with_vector=True))
         shard.update(qe.UpdateOperation.upsert_points([_to_point(_from_record(r, True), keys) for r in records]))
-    for key in keys & set(existing):
+    for key in keys & existing:
         shard.update(qe.UpdateOperation.delete_field_index(key))
 
 
@@ -233,8 +233,9 @@ class EdgeStore:
             raise
         except Exception as err:  # the binding raises bare Exception
             raise MemHubError(f"cannot open the {name} store at {folder}: {err}") from err
-        _create_indexes(shard, INDEXES[name])
-        _upgrade_to_facets(shard, INDEXES[name])
+        existing = set(shard.info().payload_schema)
+        _create_indexes(shard, INDEXES[name], existing)
+        _upgrade_to_facets(shard, INDEXES[name], existing)
         return shard
 
     def _check_size(self) -> None:
@@ -399,7 +400,7 @@ class EdgeStore:
         shard = self._shard(name)
         shard.flush()
         fresh = qe.EdgeShard.create(str(new), _config(name, self._vector_size))
-        _create_indexes(fresh, INDEXES[name])
+        _create_indexes(fresh, INDEXES[name], set())
         offset = None
         while True:
             records, offset = shard.scroll(
