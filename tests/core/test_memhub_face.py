@@ -104,6 +104,43 @@ async def test_llm_calls_per_add_at_most_two_and_judge_skipped_below_threshold(t
         assert llm.calls == 3
 
 
+def _override_what_you_are_shown(system, user):
+    """Extractor: the user's sentence. Judge: OVERRIDE the first memory it is shown, else ADD."""
+    import json
+
+    from memhub.providers.llm_roles import EXTRACT_PROMPT
+
+    if system == EXTRACT_PROMPT:
+        return {"candidates": [{"text": user.split(": ", 1)[1], "layer": "profile", "source_ids": []}]}
+    return {"verdicts": [{"index": item["index"], "action": "OVERRIDE", "targets": [item["existing"][0]["id"]]}
+                         if item["existing"] else {"index": item["index"], "action": "ADD"}
+                         for item in json.loads(user)]}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "judged"),
+    [
+        # a changed value: e5 relates these weakly (cosine ~0.89), the judge must still see them
+        ("My manager is Dana", "My new manager is Priya", True),
+        ("I drive a Toyota", "I sold my Toyota and bought a Tesla", True),
+        ("我在字节跳动工作", "我跳槽到阿里巴巴了", True),
+        # unrelated: no judge call, the threshold saves it
+        ("I work at Google", "I am allergic to peanuts", False),
+        ("I live in Paris", "My daughter plays the violin", False),
+    ],
+)
+async def test_an_llm_judge_at_the_default_threshold_sees_changed_values(tmp_path, e5, old, new, judged):
+    llm = ScriptedLLM(_override_what_you_are_shown)
+    async with MemoryClient(storage_dir=tmp_path / "s", embed=e5, llm=llm, cwd=tmp_path) as client:
+        assert client.settings.reconcile_relation_threshold == 0.6
+        await client.add(content=old, user_id="u")
+        result = await client.add(content=new, user_id="u")
+        assert llm.calls == (3 if judged else 2)  # two extractions, and the judge only for a changed value
+        assert [d.action for d in result.decisions] == ["OVERRIDE" if judged else "ADD"]
+        current = sorted(m.content for m in await client.list(user_id="u"))
+        assert current == ([new] if judged else sorted([old, new]))
+
+
 async def test_update_get_delete_list(client):
     written = await client.add(content="我住在上海", user_id="alice")
     first = written.decisions[0].memory_id
