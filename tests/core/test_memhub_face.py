@@ -59,6 +59,65 @@ async def test_tool_outputs_are_never_stored(client):
     assert all("TOOL-OUTPUT-SECRET-LINE" not in str(p.payload) for p in points)
 
 
+_SESSION = [
+    {"role": "user", "content": "我住在上海", "id": "m1"},
+    {"role": "assistant", "content": "好的，记住了", "id": "m2"},
+]
+
+
+def _echo_extractor(system, user):
+    """Extractor: every user line of the prompt is a candidate. Judge: ADD."""
+    from memhub.providers.llm_roles import EXTRACT_PROMPT
+
+    if system == EXTRACT_PROMPT:
+        lines = [line.split(": ", 1)[1] for line in user.splitlines() if "] user: " in line]
+        return {"candidates": [{"text": text, "layer": "fact", "source_ids": []} for text in lines]}
+    return {"verdicts": [{"index": 0, "action": "ADD"}]}
+
+
+async def test_a_retried_add_stores_nothing_twice_and_calls_no_model(tmp_path):
+    llm = ScriptedLLM(_echo_extractor)
+    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=llm, cwd=tmp_path) as client:
+        first = await client.add(messages=_SESSION, user_id="alice", session_id="s1")
+        calls = llm.calls
+        again = await client.add(messages=_SESSION, user_id="alice", session_id="s1")
+        assert again.raw_ids == first.raw_ids and again.memory_id == first.memory_id
+        assert (again.extracted_count, again.commit_passed, again.decisions) == (0, False, [])
+        assert llm.calls == calls
+        turns = (await client.search_conversation("上海", user_id="alice", limit=20)).turns
+        assert sorted(t.message_id for t in turns) == ["m1", "m2"]
+        assert [m.content for m in await client.list(user_id="alice")] == ["我住在上海"]
+
+
+async def test_a_resent_thread_adds_only_its_new_messages(tmp_path):
+    llm = ScriptedLLM(_echo_extractor)
+    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=llm, cwd=tmp_path) as client:
+        first = await client.add(messages=_SESSION, user_id="alice")
+        thread = [*_SESSION, {"role": "user", "content": "我在字节跳动工作", "id": "m3"}]
+        result = await client.add(messages=thread, user_id="alice")
+        assert result.raw_ids[:2] == first.raw_ids and len(set(result.raw_ids)) == 3
+        assert [d.candidate for d in result.decisions] == ["我在字节跳动工作"]  # the old turn is not extracted again
+        from memhub.providers.llm_roles import EXTRACT_PROMPT
+
+        assert "我住在上海" not in [user for system, user in llm.prompts if system == EXTRACT_PROMPT][-1]
+        turns = (await client.search_conversation("上海 字节跳动", user_id="alice", limit=20)).turns
+        assert sorted(t.message_id for t in turns) == ["m1", "m2", "m3"]
+
+
+async def test_only_the_same_id_with_the_same_text_from_the_same_user_is_a_repeat(client):
+    await client.add(messages=_SESSION, user_id="alice")
+    reused_id = await client.add(messages=[{"role": "user", "content": "我搬到北京了", "id": "m1"}], user_id="alice")
+    other_user = await client.add(messages=_SESSION, user_id="bob")
+    no_ids = [{k: v for k, v in m.items() if k != "id"} for m in _SESSION]
+    await client.add(messages=no_ids, user_id="carol")
+    await client.add(messages=no_ids, user_id="carol")
+    assert reused_id.commit_passed and other_user.commit_passed
+    alice = (await client.search_conversation("上海 北京", user_id="alice", limit=20)).turns
+    assert sorted(t.content for t in alice) == ["好的，记住了", "我住在上海", "我搬到北京了"]
+    assert len((await client.search_conversation("上海", user_id="bob", limit=20)).turns) == 2
+    assert len((await client.search_conversation("上海", user_id="carol", limit=20)).turns) == 4  # no ids: no way to tell
+
+
 async def test_chit_chat_only_keeps_the_raw_record(client):
     result = await client.add(messages=[{"role": "user", "content": "好的，记住了"}], user_id="alice")
     assert result.extracted_count == 0 and not result.commit_passed

@@ -33,6 +33,7 @@ from memhub.providers.types import (
 )
 from memhub.redact import redact
 from memhub.scope import Scope
+from memhub.store.base import Match, MatchAny, Where
 
 CHAT_LAYERS = ("fact", "profile")
 _NEIGHBOURS = 5
@@ -81,8 +82,15 @@ async def add(
         calls = procedures.tool_calls(all_turns) if has_tools else []
         coding = bool(procedure_options) and procedures.is_coding(all_turns, calls)
     async with engine.write_lock:
-        raw = await _store_raw(engine, turns, scope, metadata, occurred_at)
-        msgs = [Message(role=t.role, content=t.content, id=r["id"]) for t, r in zip(turns, raw, strict=True)]
+        stored = await _already_stored(engine, scope, turns)
+        if len(stored) == len(turns):  # a retried or replayed write: nothing new to learn
+            return WriteResult(memory_id=stored[0], extracted_count=0, commit_passed=False,
+                               raw_ids=[stored[i] for i in range(len(turns))])  # fmt: skip
+        fresh = [t for i, t in enumerate(turns) if i not in stored]
+        new_records = iter(await _store_raw(engine, fresh, scope, metadata, occurred_at))
+        raw = [{"id": stored[i]} if i in stored else next(new_records) for i in range(len(turns))]
+        msgs = [Message(role=t.role, content=t.content, id=r["id"])
+                for i, (t, r) in enumerate(zip(turns, raw, strict=True)) if i not in stored]  # fmt: skip
         if coding:  # chat extraction and procedure extraction run side by side
             candidates, found = await asyncio.gather(
                 extractor.extract(msgs),
@@ -133,6 +141,26 @@ def dated_text(content: str, occurred_at: str | None) -> str:
     if _HAN.search(content):
         return f"{year}年{month}月{day}日：{content}"
     return f"{_MONTHS[month - 1]} {day}, {year}: {content}"
+
+
+async def _already_stored(engine: Engine, scope: Scope, turns: list[Turn]) -> dict[int, str]:
+    """Which turns this user's raw records already hold: turn index -> record id.
+
+    A message counts as stored when a raw record of the same user has its ``id`` and
+    the same text, so a retried request or a replayed graph node adds nothing twice,
+    while a reused id with new text (a per-conversation counter) is a new message.
+    Messages without an ``id`` are always new. The lookup goes through the indexed
+    ``content_hash``.
+    """
+    keyed = {i: (t.message_id, content_hash(t.content)) for i, t in enumerate(turns) if t.message_id}
+    if not keyed:
+        return {}
+    where = Where(must=(Match("tenant", scope.tenant), Match("user_id", scope.user_id), Match("layer", "raw"),
+                        MatchAny("content_hash", tuple({h for _, h in keyed.values()})),
+                        MatchAny("message_id", tuple({m for m, _ in keyed.values()}))))  # fmt: skip
+    found, _ = await engine.store.scroll("memories", where, limit=4 * len(keyed))
+    ids = {(p.payload.get("message_id"), p.payload.get("content_hash")): p.payload["id"] for p in found}
+    return {i: ids[key] for i, key in keyed.items() if key in ids}
 
 
 async def _store_raw(engine: Engine, turns: list[Turn], scope: Scope, metadata, occurred_at) -> list[dict]:
