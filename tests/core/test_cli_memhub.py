@@ -79,3 +79,15 @@ def test_config_masks_keys_and_names_sources(run, monkeypatch):
     assert "abcdefgh" not in out
     assert shown["sources"]["mode"] == "env" and shown["settings"]["mode"] == "dual"
     assert shown["sources"]["reconcile_relation_threshold"] == "default"
+
+
+def test_govern_says_what_else_was_sealed(run):
+    code, out, _ = run("--json", "add", "--content", "保险柜暗号是 kiwi-7741。我把 kiwi-7741 写在了书房的便签上。",
+                       "--user-id", "u1")  # fmt: skip
+    written = json.loads(out)
+    extracted = [d["memory_id"] for d in written["decisions"]]
+    code, out, _ = run("govern", written["raw_ids"][0], "seal", "--reason", "含保险柜暗号")
+    assert code == 0
+    assert "2 other memories sealed with it" in out and " ".join(extracted) in out
+    code, out, _ = run("--json", "list", "--user-id", "u1")
+    assert json.loads(out)["memories"] == []

@@ -90,6 +90,23 @@ async def test_purge_leaves_no_byte_of_sealed_content_on_disk(tmp_path):
     assert _files_containing(store, secret.encode()) == []
 
 
+@pytest.mark.slow
+async def test_purge_erases_what_was_extracted_from_a_sealed_turn(tmp_path):
+    secret = "zx-unique-lineage-value-5127"
+    store = tmp_path / "store"
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
+        written = await client.add(messages=[
+            {"role": "user", "content": f"保险柜暗号是 {secret}。我把 {secret} 写在了书房的便签上。"},
+            {"role": "user", "content": "我在字节跳动工作"},
+        ], user_id="alice")  # fmt: skip
+        assert sum(secret in d.candidate for d in written.decisions) == 2
+        await client.govern(written.raw_ids[0], "seal", "含保险柜暗号", user_id="alice")
+        assert _files_containing(store, secret.encode()), "the secret should still be on disk before purge"
+        await client.purge()
+        assert _files_containing(store, secret.encode()) == []
+        assert [m.content for m in await client.list(user_id="alice")] == ["我在字节跳动工作"]
+
+
 async def test_changing_the_embedder_on_an_existing_store_is_a_clear_error(tmp_path):
     store = tmp_path / "store"
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(dim=64), cwd=tmp_path) as client:

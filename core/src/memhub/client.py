@@ -230,7 +230,12 @@ class MemoryClient:
     async def govern(
         self, target_atom: str, action: str, reason: str, lesson_content: str | None = None, **scope: str | None
     ) -> GovernResult:
-        """Change whether it may exist: ``quarantine``/``release``, ``seal``, ``tombstone``, ``derive_lesson``."""
+        """Change whether it may exist: ``quarantine``/``release``, ``seal``, ``tombstone``, ``derive_lesson``.
+
+        Sealing and tombstoning also reach the memory's lineage: the raw turns it was
+        extracted from and every memory extracted or derived from it or from them.
+        ``GovernResult.cascaded`` lists them; a lesson from ``derive_lesson`` stays.
+        """
         s = await self._ready(**scope)
         return await hmg.govern(self.engine, target_atom, action, reason, s, lesson_content)
 

@@ -70,6 +70,11 @@ class GovernResult(BaseModel):
     effect: Effect
     exposure_state: str
     lesson_atom_id: str | None = None
+    cascaded: list[str] = Field(
+        default_factory=list,
+        description="other memories given the same exposure: the raw turns it was extracted from and "
+        "what was extracted or derived from it or them (seal, tombstone and derive_lesson only)",
+    )
 
 
 class HandoffResult(BaseModel):

@@ -136,6 +136,21 @@ class Scenarios:
         stranger = (await call(server, "search", query="编程语言偏好", user_id="bob"))["memories"]
         assert not any(group for group in stranger.values())
 
+    async def test_sealing_a_raw_turn_seals_what_was_extracted_from_it(self, server: Server):
+        user = f"carol-{type(self).__name__}"
+        written = await call(server, "add", user_id=user, messages=[
+            {"role": "user", "content": "保险柜暗号是 kiwi-7741。我把 kiwi-7741 写在了书房的便签上。"},
+        ])  # fmt: skip
+        extracted = [d["memory_id"] for d in written["decisions"]]
+        turns = await call(server, "search_conversation", query="保险柜暗号", user_id=user)
+        [turn] = turns["turns"]
+        sealed = await call(server, "govern", target_atom=turn["id"], action="seal", reason="含保险柜暗号",
+                            user_id=user)  # fmt: skip
+        assert sealed["cascaded"] == extracted and len(extracted) == 2
+        found = (await call(server, "search", query="保险柜暗号 便签", user_id=user))["memories"]
+        turns = await call(server, "search_conversation", query="保险柜暗号 kiwi", user_id=user)
+        assert "kiwi-7741" not in json.dumps([found, turns], ensure_ascii=False)
+
     async def test_handoff_comes_first_in_the_session_context(self, server: Server):
         rule = "所有对外 API 必须加认证"
         await call(server, "memorize", content=rule, epistemic="necessary")

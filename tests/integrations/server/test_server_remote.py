@@ -99,6 +99,16 @@ async def test_remote_round_trip_matches_the_sdk(remote):
     assert (await client.stats()).atoms >= 4
 
 
+async def test_remote_govern_lists_what_was_sealed_with_the_target(remote):
+    client, other_tenant = remote
+    turn = "保险柜暗号是 kiwi-7741。我把 kiwi-7741 写在了书房的便签上。"
+    written = await client.add(content=turn, user_id="alice")
+    extracted = [d.memory_id for d in written.decisions]
+    sealed = await client.govern(written.memory_id, "seal", "含保险柜暗号", user_id="alice")
+    assert sealed.cascaded == extracted and len(extracted) == 2
+    assert await client.list(user_id="alice") == []
+
+
 async def test_remote_errors_are_the_sdk_errors(remote):
     client, other_tenant = remote
     with pytest.raises(NotFoundError):

@@ -388,6 +388,18 @@ def test_changing_a_tombstoned_memory_is_a_4xx(server, uid, call):
     assert 400 <= response.status_code < 500, response.text
 
 
+def test_sealing_a_raw_turn_seals_what_was_extracted_from_it(api, uid):
+    written = ok(api.post("/v1/memories/", json={
+        "content": "保险柜暗号是 kiwi-7741。我把 kiwi-7741 写在了书房的便签上。", "user_id": uid}))  # fmt: skip
+    extracted = [d["memory_id"] for d in written["decisions"]]
+    sealed = ok(api.post("/v1/hmg/govern", json={"target_atom": written["memory_id"], "action": "seal",
+                                                 "reason": "含保险柜暗号", "user_id": uid}))  # fmt: skip
+    assert sealed["cascaded"] == extracted and len(extracted) == 2
+    assert ok(api.get("/v1/memories/", params={"user_id": uid})) == []
+    item = ok(api.get(f"/v1/memories/{extracted[0]}", params={"user_id": uid}))
+    assert item["content"] == "[governed payload hidden: sealed]"
+
+
 def test_unknown_routes_and_methods_use_the_error_body(api):
     error(api.get("/v1/nothing-here"), 404, "not_found")
     error(api.patch(f"/v1/memories/{MISSING}", json={}), 405, "method_not_allowed")

@@ -89,7 +89,12 @@ def correct(r: CorrectResult) -> str:
 
 def govern(r: GovernResult) -> str:
     text = f"{r.effect}  {r.action}  {r.atom_id}  exposure={r.exposure_state}"
-    return text + (f"  lesson={r.lesson_atom_id}" if r.lesson_atom_id else "")
+    text += f"  lesson={r.lesson_atom_id}" if r.lesson_atom_id else ""
+    if r.cascaded:  # full ids: each one's history says why
+        n = len(r.cascaded)
+        text += (f"\n{n} other {'memory' if n == 1 else 'memories'} {r.exposure_state} with it "
+                 f"(what it came from or what was taken from it): {' '.join(r.cascaded)}")  # fmt: skip
+    return text
 
 
 def handoff(r: HandoffResult) -> str:

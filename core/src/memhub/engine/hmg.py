@@ -9,6 +9,7 @@ from __future__ import annotations
 from memhub.engine import transitions
 from memhub.engine.core import Engine
 from memhub.engine.filters import visible
+from memhub.engine.lineage import lineage
 from memhub.engine.records import GOVERNED, governed_remains, new_payload, to_atom
 from memhub.engine.text import content_hash, is_near_duplicate
 from memhub.errors import InvalidInputError
@@ -204,6 +205,14 @@ async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, 
 async def govern(
     engine: Engine, target_atom: str, action: str, reason: str, scope: Scope, lesson_content: str | None = None
 ) -> GovernResult:
+    """Change whether a memory may exist; see ``GovernResult`` for what was changed.
+
+    Sealing and tombstoning (``derive_lesson`` seals) also reach the memory's lineage
+    (``memhub.engine.lineage``): the raw turns it was extracted from and every memory
+    extracted or derived from it or from them get the same exposure, unless already
+    sealed or tombstoned, so no read returns the text through another record. A lesson
+    is not lineage: it stays recallable.
+    """
     if action not in ("quarantine", "release", "seal", "tombstone", "derive_lesson"):
         raise InvalidInputError(f"unknown govern action {action!r}")
     why = _reason(reason)
@@ -216,19 +225,23 @@ async def govern(
         after = transitions.exposure_after(action, old["exposure"])
         if after is None:
             return GovernResult(atom_id=target_atom, action=action, effect="no_op", exposure_state=old["exposure"])
+        # read before anything is hidden: hiding drops the links it follows
+        related = await lineage(engine, old) if after in GOVERNED else []
         lesson_id = None
         if action == "derive_lesson":
             lesson_id = await _store_lesson(engine, old, lesson_text)
             old = {**old, "lessons": [*old.get("lessons", []), lesson_id]}
         await hide(engine, old, after, why, action)
-        if after in GOVERNED:  # the raw turns it was extracted from hold the same text
-            for raw in await engine.get_many(old.get("evidence", [])):
-                if raw.get("exposure") not in GOVERNED:
-                    await hide(engine, raw, after, f"{why} (source of {target_atom})", action)
+        cascaded = []
+        for payload, relation in related:
+            if payload.get("exposure") not in GOVERNED:
+                await hide(engine, payload, after, f"{why} ({relation})", action)
+                cascaded.append(payload["id"])
         if lesson_id:
             await engine.log(lesson_id, "relation", "derive_lesson", tenant=old["tenant"], reason=why, related=target_atom)
         await engine.bump()
-    return GovernResult(atom_id=target_atom, action=action, effect="applied", exposure_state=after, lesson_atom_id=lesson_id)
+    return GovernResult(atom_id=target_atom, action=action, effect="applied", exposure_state=after,
+                        lesson_atom_id=lesson_id, cascaded=cascaded)  # fmt: skip
 
 
 async def _store_lesson(engine: Engine, source: dict, text: str) -> str:

@@ -113,6 +113,13 @@ _FILTER_CASES: list[tuple[str, Where | None, str]] = [
     ("match-bool-true", Where(must=(Match("pinned", True),)), "a"),
     ("match-bool-false", Where(must=(Match("pinned", False),)), "b"),
     ("match-any", Where(must=(MatchAny("layer", ("fact", "raw")),)), "acd"),
+    # MatchAny on a list field no index covers, the way a derivation lookup reads ``evidence``
+    ("match-any-list-element", Where(must=(MatchAny("tags", ("x", "z")),)), "a"),
+    ("match-any-list-elements", Where(must=(MatchAny("tags", ("y", "z")),)), "ac"),
+    ("match-any-list-none", Where(must=(MatchAny("tags", ("z",)),)), ""),
+    ("match-any-list-and-keyword", Where(must=(Match("user_id", "u1"), MatchAny("tags", ("x", "y")))), "a"),
+    ("match-any-list-and-layer", Where(must=(Match("layer", "fact"), MatchAny("tags", ("x", "y")))), "ac"),
+    ("must-not-match-any-list", Where(must_not=(MatchAny("tags", ("y",)),)), "bd"),
     ("is-empty-null-or-missing", Where(must=(IsEmpty("agent_id"),)), "bcd"),
     ("is-empty-empty-list", Where(must=(IsEmpty("tags"),)), "bd"),
     ("should", Where(should=(Match("layer", "profile"), Match("user_id", "u2"))), "bc"),

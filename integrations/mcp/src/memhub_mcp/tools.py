@@ -171,6 +171,9 @@ class MemoryTools:
         "tombstone": deleted, only the id and times remain. "derive_lesson": for content that
         must go but teaches something, e.g. a stored plaintext password: lesson_content ("不要在
         记忆中存储数据库密码，使用环境变量") becomes a new recallable memory and the original is sealed.
+        seal, tombstone and derive_lesson also reach the memory's lineage, listed in "cascaded": the
+        conversation turns it was extracted from and every memory extracted or derived from it or
+        from them (a raw turn from search_conversation can be governed too). The lesson stays.
         Redaction already strips connection strings, password=..., tokens and keys, but not a
         secret in prose ("数据库密码是 pg_admin_123"): govern those. Merely outdated memories
         are corrected (negate/replace), not governed. seal, tombstone and derive_lesson cannot
