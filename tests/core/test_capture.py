@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from store_files import files_containing
 
 import memhub.capture
 from memhub import MemoryClient
@@ -225,10 +226,6 @@ def _payloads(store: Path) -> list[dict]:
     return asyncio.run(scan())
 
 
-def _files_containing(root: Path, needle: bytes) -> list[str]:
-    return [str(p) for p in root.rglob("*") if p.is_file() and needle in p.read_bytes()]
-
-
 def test_capture_stores_the_conversation_and_never_a_tool_output(run, sessions, store):
     code, out, err = run(
         "capture", "claude-code", "--path", str(sessions / "claude-code"), "--user-id", "alice"
@@ -254,9 +251,7 @@ def test_capture_stores_the_conversation_and_never_a_tool_output(run, sessions, 
         )
     assert {p["metadata"]["source"] for p in problem} == {"claude-code", "codex"}
     assert MARKER not in json.dumps(payloads, ensure_ascii=False)
-    assert (
-        _files_containing(store, MARKER.encode()) == []
-    )  # not in the store, not in the state file
+    assert files_containing(store, MARKER.encode()) == []  # not in the store, not in the state file
 
 
 def test_a_second_run_adds_nothing_and_a_grown_session_only_its_new_part(run, sessions, store):

@@ -8,9 +8,9 @@ import subprocess
 import sys
 import textwrap
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from store_files import files_containing
 
 from memhub import EmbedderMismatchError, MemoryClient
 from memhub.testing import HashEmbedder
@@ -63,10 +63,6 @@ async def test_sigkill_mid_write_loses_no_acknowledged_write(tmp_path, kill_afte
         assert sum("chain head" in a.content for a in hits) == 1
 
 
-def _files_containing(root: Path, needle: bytes) -> list[str]:
-    return [str(p) for p in root.rglob("*") if p.is_file() and needle in p.read_bytes()]
-
-
 @pytest.mark.slow
 async def test_purge_leaves_no_byte_of_sealed_content_on_disk(tmp_path):
     secret = "zx-unique-sealed-value-8841"
@@ -80,14 +76,14 @@ async def test_purge_leaves_no_byte_of_sealed_content_on_disk(tmp_path):
         # sealing the extracted fact also seals the raw turn it came from
         await client.govern(written.decisions[0].memory_id, "seal", "secret", user_id="alice")
         assert (await client.search_conversation("vault passphrase", user_id="alice")).turns == []
-        assert _files_containing(store, secret.encode()), "the secret should still be on disk before purge"
+        assert files_containing(store, secret.encode()), "the secret should still be on disk before purge"
         await client.purge()
-        assert _files_containing(store, secret.encode()) == []
+        assert files_containing(store, secret.encode()) == []
         kept = [a for a in (await client.recall("ordinary fact", limit=50)).atoms if a.content.startswith("ordinary")]
         assert len(kept) == 30
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
         assert (await client.stats()).atoms >= 33
-    assert _files_containing(store, secret.encode()) == []
+    assert files_containing(store, secret.encode()) == []
 
 
 @pytest.mark.slow
@@ -101,9 +97,9 @@ async def test_purge_erases_what_was_extracted_from_a_sealed_turn(tmp_path):
         ], user_id="alice")  # fmt: skip
         assert sum(secret in d.candidate for d in written.decisions) == 2
         await client.govern(written.raw_ids[0], "seal", "含保险柜暗号", user_id="alice")
-        assert _files_containing(store, secret.encode()), "the secret should still be on disk before purge"
+        assert files_containing(store, secret.encode()), "the secret should still be on disk before purge"
         await client.purge()
-        assert _files_containing(store, secret.encode()) == []
+        assert files_containing(store, secret.encode()) == []
         assert [m.content for m in await client.list(user_id="alice")] == ["我在字节跳动工作"]
 
 
