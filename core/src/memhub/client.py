@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from memhub.config import Settings
 from memhub.embed.base import Embedder
 from memhub.engine import digest as digest_ops
-from memhub.engine import hmg, read, write
+from memhub.engine import erase, hmg, read, write
 from memhub.engine.core import Engine
 from memhub.errors import StoreLockedError
 from memhub.models import (
     ConversationResult,
     CorrectResult,
     DigestResult,
+    ForgetResult,
     GovernResult,
     HandoffResult,
     HistoryResult,
@@ -353,6 +354,34 @@ class MemoryClient:
         """Archive the current version (use ``govern`` to erase content)."""
         s = await self._ready_user(user_id=user_id)
         await read.delete(self.engine, memory_id, s)
+
+    @_hub_aware
+    async def forget_user(self, user_id: str, *, app_id: str | None = None) -> ForgetResult:
+        """Erase everything about one end user of this tenant (the right to erasure).
+
+        Every memory of ``user_id`` is tombstoned: every layer (raw turns, facts, profile,
+        procedures, derived items, lessons, handoffs), every status (current, replaced,
+        deleted) and exposure. The text is gone from every read at once (search, recall,
+        list, get, history, over SDK, REST, CLI and MCP alike); only ids and times remain,
+        each with an audit step whose reason is ``"forget_user"``, and the reasons given
+        earlier to ``correct``/``govern`` for them (which may quote the text) are erased.
+        LangGraph store items tagged with the user are deleted, and no pending digest
+        runs for the user. Run ``purge()`` to remove the text from the files on disk too.
+        Other users and tenants are not touched.
+
+        Args:
+            user_id: the user to forget.
+            app_id: only that app's memories of the user; default: every app.
+
+        Returns:
+            How many records were erased; a second call returns ``tombstoned=0``.
+
+        Example:
+            >>> await client.forget_user("alice")
+            ForgetResult(user_id='alice', tombstoned=12)
+        """
+        s = await self._ready()
+        return await erase.forget_user(self.engine, s.tenant, user_id, app_id=app_id)
 
     @_hub_aware
     async def digest(self, *, mode: str | None = None) -> DigestResult:

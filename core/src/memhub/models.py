@@ -214,3 +214,14 @@ class ConversationResult(BaseModel):
 class DigestResult(BaseModel):
     processed: int = Field(description="pending scopes processed")
     derived_ids: list[str] = Field(default_factory=list)
+
+
+class ForgetResult(BaseModel):
+    """What ``forget_user`` erased: the text is gone from every read at once, and from
+    the files on disk after ``purge``."""
+
+    user_id: str
+    tombstoned: int = Field(
+        description="the user's records erased by this call (memories tombstoned, LangGraph store "
+        "items deleted); 0 when nothing was left"
+    )

@@ -28,11 +28,13 @@ from urllib.parse import quote
 import httpx
 
 from memhub import errors
+from memhub.engine.erase import check_id
 from memhub.errors import InvalidInputError, MemHubError, StoreLockedError
 from memhub.models import (
     ConversationResult,
     CorrectResult,
     DigestResult,
+    ForgetResult,
     GovernResult,
     HandoffResult,
     HistoryResult,
@@ -406,6 +408,13 @@ class RemoteClient:
         await self._request(
             "DELETE", f"/v1/memories/{quote(memory_id, safe='')}", params={"user_id": user_id}
         )
+
+    async def forget_user(self, user_id: str, *, app_id: str | None = None) -> ForgetResult:
+        check_id(user_id, "user_id")  # an empty one would address another route
+        data = await self._request(
+            "DELETE", f"/v1/users/{quote(user_id, safe='')}", params={"app_id": app_id}
+        )
+        return ForgetResult.model_validate(data)
 
     async def digest(self, *, mode: str | None = None) -> DigestResult:
         data = await self._request("POST", "/v1/hmg/digest", body=_drop_none({"mode": mode}))

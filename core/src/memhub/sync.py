@@ -21,6 +21,7 @@ from memhub.models import (
     ConversationResult,
     CorrectResult,
     DigestResult,
+    ForgetResult,
     GovernResult,
     HandoffResult,
     HistoryResult,
@@ -188,6 +189,9 @@ class SyncMemoryClient:
 
     def delete(self, memory_id: str, *, user_id: str | None = None) -> None:
         return self._run(self._client.delete(memory_id, user_id=user_id))
+
+    def forget_user(self, user_id: str, *, app_id: str | None = None) -> ForgetResult:
+        return self._run(self._client.forget_user(user_id, app_id=app_id))
 
     def digest(self, *, mode: str | None = None) -> DigestResult:
         return self._run(self._client.digest(mode=mode))

@@ -249,3 +249,29 @@ def test_index_config_is_checked(make_client):
         MemHubStore(client, index={"dims": 3})
     with pytest.raises(ValueError, match="MemoryClient or storage_dir"):
         MemHubStore()
+
+
+def test_forget_user_deletes_the_users_items_and_no_one_elses(tmp_path):
+    async def run() -> None:
+        client = MemoryClient(storage_dir=tmp_path / "store", embed=HashEmbedder(), cwd=tmp_path)
+        store = MemHubStore(client, scope=namespace_scope(user_id=1))
+        await store.aput(("memories", "alice"), "diet", {"text": "Alice is vegetarian"})
+        await store.aput(("memories", "alice"), "tags", {"tags": ["vegetarian cooking", "vegetarian travel"]},
+                         index=["tags[*]"])  # fmt: skip
+        await store.aput(("memories", "bob"), "diet", {"text": "Bob is vegetarian too"})
+        written = await client.add("Alice is vegetarian", user_id="alice")
+
+        result = await client.forget_user("alice")
+
+        assert result.tombstoned == 2 + len(written.raw_ids) + written.extracted_count
+        assert await store.aget(("memories", "alice"), "diet") is None
+        found = await store.asearch(("memories",), query="vegetarian travel")
+        assert [(i.namespace, i.key) for i in found] == [(("memories", "bob"), "diet")]
+        assert [i.namespace for i in await store.asearch(("memories",))] == [("memories", "bob")]
+        assert await store.alist_namespaces() == [("memories", "bob")]
+        assert {p["user_id"] for p in _points(store, "item_text")} == set()
+        assert (await client.forget_user("alice")).tombstoned == 0
+        await store.aclose()
+        await client.aclose()
+
+    asyncio.run(run())

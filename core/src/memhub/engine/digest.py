@@ -40,6 +40,23 @@ async def mark_pending(engine: Engine, scope: Scope) -> None:
     await engine.store.upsert("meta", [StoredPoint(_pending_id(scope), payload)])
 
 
+async def drop_pending(engine: Engine, tenant: str, user_id: str, app_id: str | None = None) -> int:
+    """Forget the pending scopes of one user (of one app): no digest will run for them.
+
+    The caller holds ``engine.write_lock``. Returns how many were dropped.
+    """
+    must = [Match("kind", "pending_scope"), Match("scope.tenant", tenant), Match("scope.user_id", user_id)]
+    if app_id is not None:
+        must.append(Match("scope.app_id", app_id))
+    dropped = 0
+    while True:  # each page is deleted, so the next scroll starts at the front again
+        page, _ = await engine.store.scroll("meta", Where(must=tuple(must)), limit=256)
+        if not page:
+            return dropped
+        await engine.store.delete("meta", [p.id for p in page])
+        dropped += len(page)
+
+
 def _terms(text: str) -> set[str]:
     terms = set()
     for word in _WORD.findall(text):
