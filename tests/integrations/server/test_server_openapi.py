@@ -34,6 +34,7 @@ ROUTES = {
     ("get", "/v1/memories/{memory_id}"): "MemoryItem",
     ("put", "/v1/memories/{memory_id}"): "UpdateResult",
     ("delete", "/v1/memories/{memory_id}"): "DeleteResult",
+    ("delete", "/v1/users/{user_id}"): "ForgetResult",
     ("post", "/v1/hmg/memorize"): "MemorizeResult",
     ("post", "/v1/hmg/recall"): "RecallResult",
     ("post", "/v1/hmg/correct"): "CorrectResult",

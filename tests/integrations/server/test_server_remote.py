@@ -138,6 +138,20 @@ async def test_digest_over_http(remote):
     assert (await client.digest(mode="dual")).processed == 0
 
 
+async def test_forget_user_over_http(remote):
+    client, other_tenant = remote
+    written = await client.add(content="我住在上海", user_id="alice")
+    await other_tenant.add(content="我住在广州", user_id="alice")
+    forgotten = await client.forget_user("alice")
+    assert (forgotten.user_id, forgotten.tombstoned) == ("alice", 2)
+    assert await client.list(user_id="alice", include_history=True) == []
+    assert (await client.get(written.memory_id)).content == "[governed payload hidden: tombstoned]"
+    assert [m.content for m in await other_tenant.list(user_id="alice")] == ["我住在广州"]
+    assert (await client.forget_user("alice", app_id="default")).tombstoned == 0
+    with pytest.raises(InvalidInputError, match="user_id"):
+        await client.forget_user("")
+
+
 async def test_a_wrong_key_is_an_unauthorized_memhub_error(fresh_store, make_service):
     keys = KeyStore(fresh_store / KEYS_FILE)
     keys.create("tenant-a")

@@ -155,6 +155,49 @@ def test_health_needs_no_key(server):
     assert http.get("/health").json()["status"] == "ok"
 
 
+# -- forgetting a user ----------------------------------------------------------------
+
+
+def _add(caller, user: str, content: str, **fields: str) -> dict:
+    return ok(caller.post("/v1/memories/", json={"content": content, "user_id": user, **fields}))
+
+
+def _listed(caller, user: str, app: str = "default") -> list[str]:
+    params = {"user_id": user, "app_ids": [app], "include_history": True}
+    return [m["content"] for m in ok(caller.get("/v1/memories/", params=params))]
+
+
+def test_deleting_a_user_erases_them_in_the_keys_tenant_only(api, api_b, uid):
+    other = f"{uid}-other"
+    home = _add(api, uid, "我住在上海")
+    _add(api, uid, "我住在成都", app_id="travel")
+    ok(api.post("/v1/hmg/memorize", json={"content": "周会改到周三", "user_id": uid}))
+    _add(api, other, "我住在北京")
+    _add(api_b, uid, "我住在广州")
+
+    travel = ok(api.delete(f"/v1/users/{uid}", params={"app_id": "travel"}))
+    assert travel == {"user_id": uid, "tombstoned": 2}  # the raw record and the fact
+    assert _listed(api, uid, "travel") == [] and _listed(api, uid) == ["周会改到周三", "我住在上海"]
+    assert ok(api.delete(f"/v1/users/{uid}")) == {"user_id": uid, "tombstoned": 3}
+    assert ok(api.delete(f"/v1/users/{uid}")) == {"user_id": uid, "tombstoned": 0}
+
+    assert _listed(api, uid) == []
+    turns = ok(api.post("/v1/memories/search-conversation", json={"query": "上海", "user_id": uid}))
+    assert turns["turns"] == []
+    fact = home["decisions"][0]["memory_id"]
+    assert ok(api.get(f"/v1/memories/{fact}"))["content"] == "[governed payload hidden: tombstoned]"
+    assert _listed(api, other) == ["我住在北京"]
+    assert _listed(api_b, uid) == ["我住在广州"]
+
+
+def test_deleting_a_user_validates_like_every_route(server, api):
+    error(api.delete("/v1/users/" + "u" * 257), 422, "invalid_input")
+    error(api.delete("/v1/users/u1", params={"app_id": ""}), 422, "invalid_input")
+    error(api.delete("/v1/users/%20%20"), 400, "invalid_input")
+    http, _ = server
+    error(http.delete("/v1/users/u1"), 401, "unauthorized")
+
+
 # -- tenants and keys -----------------------------------------------------------------
 
 

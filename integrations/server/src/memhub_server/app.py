@@ -2,6 +2,7 @@
 
     /health                       no key needed
     /v1/memories/...              the MemHub face (add, search, get, list, update, delete)
+    /v1/users/{user_id}           DELETE: forget one user (the right to erasure)
     /v1/hmg/...                   the HMG face (memorize, recall, correct, govern, ...)
 
 Every ``/v1`` request needs ``Authorization: Bearer <key>``; the key picks the
@@ -24,6 +25,7 @@ from memhub_server import errors
 from memhub_server.auth import KEYS_FILE, Authenticator, KeyStore
 from memhub_server.routes_hmg import router as hmg_router
 from memhub_server.routes_memhub import router as memhub_router
+from memhub_server.routes_memhub import users_router
 from memhub_server.schemas import Health
 from memhub_server.service import MemoryService
 
@@ -154,5 +156,6 @@ def create_app(
     app.include_router(
         memhub_router, prefix="/v1/memories", tags=["memories"], responses=errors.RESPONSES
     )
+    app.include_router(users_router, prefix="/v1/users", tags=["users"], responses=errors.RESPONSES)
     app.include_router(hmg_router, prefix="/v1/hmg", tags=["hmg"], responses=errors.RESPONSES)
     return app

@@ -1,4 +1,5 @@
-"""The MemHub face: ``/v1/memories`` (add, search, search-conversation, get, list, update, delete).
+"""The MemHub face: ``/v1/memories`` (add, search, search-conversation, get, list, update, delete)
+and ``/v1/users`` (forget a user).
 
 Each route is the SDK call of the same name, in the tenant of the request's key. Like
 the SDK's MemHub calls, these are user-centric: no git checkout binds or narrows them.
@@ -10,7 +11,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
-from memhub.models import ConversationResult, MemoryItem, SearchResult, WriteResult
+from memhub.models import ConversationResult, ForgetResult, MemoryItem, SearchResult, WriteResult
 from memhub_server.deps import Client, Service, Tenant
 from memhub_server.schemas import (
     MAX_ID,
@@ -25,9 +26,12 @@ from memhub_server.schemas import (
 )
 
 router = APIRouter()
+users_router = APIRouter()
 
 MemoryId = Annotated[str, Path(min_length=1, max_length=MAX_ID, description="a memory id (ULID)")]
 UserQuery = Annotated[Id | None, Query(description="only if it belongs to this user")]
+UserId = Annotated[str, Path(min_length=1, max_length=MAX_ID, description="the end user's id")]
+AppQuery = Annotated[Id | None, Query(description="only this app's memories; default: every app")]
 
 
 @router.post("/", response_model=WriteResult, summary="add a statement or a conversation")
@@ -93,3 +97,13 @@ async def delete(memory_id: MemoryId, client: Client, user_id: UserQuery = None)
     """Gone from search, kept for history (``/v1/hmg/govern`` erases content)."""
     await client.delete(memory_id, user_id=user_id)
     return DeleteResult(id=memory_id)
+
+
+@users_router.delete(
+    "/{user_id}", response_model=ForgetResult, summary="erase everything about one user"
+)
+async def forget_user(user_id: UserId, client: Client, app_id: AppQuery = None) -> ForgetResult:
+    """Tombstones every memory of the user in the key's tenant (every layer, status and app,
+    or only ``app_id``'s): the text is gone from every read at once, and from disk after
+    ``/v1/hmg/purge``. A second call answers ``tombstoned: 0``."""
+    return await client.forget_user(user_id, app_id=app_id)
