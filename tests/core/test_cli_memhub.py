@@ -1,8 +1,11 @@
-"""The MemHub commands of the CLI: add, search, search-conversation, get, list, update, delete, digest, config."""
+"""The MemHub commands of the CLI: add, search, search-conversation, get, list, update, delete, forget-user,
+digest, config."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 
 import pytest
 
@@ -91,3 +94,48 @@ def test_govern_says_what_else_was_sealed(run):
     assert "2 other memories sealed with it" in out and " ".join(extracted) in out
     code, out, _ = run("--json", "list", "--user-id", "u1")
     assert json.loads(out)["memories"] == []
+
+
+class Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _contents(run, user: str) -> list[str]:
+    listed = json.loads(run("--json", "list", "--user-id", user)[1])
+    return [m["content"] for m in listed["memories"]]
+
+
+def test_forget_user_with_yes_erases_one_user_and_points_to_purge(run):
+    run("add", "--content", "我住在上海", "--user-id", "u1")
+    run("add", "--content", "我住在北京", "--user-id", "u2")
+    code, out, _ = run("forget-user", "--user-id", "u1", "--yes")
+    assert code == 0
+    assert out.startswith("tombstoned 2 record(s) of user u1") and "memhub purge" in out
+    assert _contents(run, "u1") == []
+    assert _contents(run, "u2") == ["我住在北京"]
+    code, out, _ = run("--json", "forget-user", "--user-id", "u1", "--yes")
+    assert json.loads(out) == {"user_id": "u1", "tombstoned": 0}
+
+
+def test_forget_user_asks_first_and_a_no_changes_nothing(run, monkeypatch):
+    run("add", "--content", "我住在上海", "--user-id", "u1")
+    monkeypatch.setattr(sys, "stdin", Tty("n\n"))
+    code, out, err = run("forget-user", "--user-id", "u1", "--app-id", "travel")
+    assert (code, out) == (1, "")
+    assert "Erase every memory of user 'u1' in app 'travel'? [y/N]" in err
+    assert "nothing changed" in err
+    assert _contents(run, "u1") == ["我住在上海"]
+    monkeypatch.setattr(sys, "stdin", Tty("y\n"))
+    code, out, _ = run("forget-user", "--user-id", "u1")
+    assert code == 0 and out.startswith("tombstoned 2")
+    assert _contents(run, "u1") == []
+
+
+def test_forget_user_needs_a_user_and_a_terminal_or_yes(run):
+    run("add", "--content", "我住在上海", "--user-id", "u1")
+    code, _, err = run("forget-user", "--yes")
+    assert code == 2 and "--user-id" in err
+    code, _, err = run("forget-user", "--user-id", "u1")  # stdin is not a terminal here
+    assert code == 2 and "--yes" in err
+    assert _contents(run, "u1") == ["我住在上海"]

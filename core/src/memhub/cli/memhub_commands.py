@@ -1,4 +1,5 @@
-"""The MemHub commands: add, search, get, list, update, delete, search-conversation, digest, config.
+"""The MemHub commands: add, search, get, list, update, delete, search-conversation, forget-user,
+digest, config.
 
 ``--user-id`` (a global option) is required where the SDK requires it.
 """
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from memhub.cli import render
 from memhub.config import Settings
 from memhub.errors import InvalidInputError
-from memhub.models import ConversationResult, MemoryItem, SearchResult, WriteResult
+from memhub.models import ConversationResult, ForgetResult, MemoryItem, SearchResult, WriteResult
 
 if TYPE_CHECKING:
     from memhub.cli.app import AddCommand, Invocation
@@ -49,6 +50,9 @@ def register(add: AddCommand) -> None:
 
     p = add("delete", _delete, "archive a memory (govern erases content)")
     p.add_argument("memory_id", metavar="MEMORY_ID")
+
+    p = add("forget-user", _forget_user, "erase every memory of one user (--user-id; --app-id: only that app)")
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
     p = add("digest", _digest, "dual mode: derive L3 patterns for the scopes written since the last digest")
     p.add_argument("--mode", choices=("system1", "dual"), help="override the configured mode for this run")
@@ -157,6 +161,23 @@ async def _delete(inv: Invocation) -> None:
     client = await inv.client()
     await client.delete(inv.args.memory_id, user_id=_user(inv, required=False))
     inv.emit({"deleted": inv.args.memory_id}, lambda r: f"archived {r['deleted']}")
+
+
+async def _forget_user(inv: Invocation) -> int | None:
+    user, app = _user(inv), inv.scope.get("app_id")
+    # Ask before opening the store: a refusal must leave everything as it was.
+    whose = f"user {user!r}" + (f" in app {app!r}" if app else " in every app")
+    if not inv.args.yes and not inv.confirm(f"Erase every memory of {whose}?"):
+        print("memhub: forget-user cancelled, nothing changed", file=sys.stderr)
+        return 1
+    client = await inv.client()
+    inv.emit(await client.forget_user(user, app_id=app), _forgotten)
+    return None
+
+
+def _forgotten(r: ForgetResult) -> str:
+    return (f"tombstoned {r.tombstoned} record(s) of user {r.user_id}: their text is gone from every read\n"
+            "run 'memhub purge' to remove it from the files on disk as well")  # fmt: skip
 
 
 async def _digest(inv: Invocation) -> None:
