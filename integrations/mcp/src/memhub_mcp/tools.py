@@ -1,5 +1,7 @@
 """The ten memhub tools. Each docstring is the description a model reads when choosing one.
 
+``forget_user`` is deliberately not a tool: an agent must not be able to erase its user's memory.
+
 Results are the SDK's models as JSON (``model_dump(mode="json", by_alias=True)``), both
 as ``structuredContent`` (validated against the advertised ``outputSchema``) and as a
 text block for clients that only read text. A ``MemHubError`` becomes a tool result
