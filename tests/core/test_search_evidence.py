@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from memhub import MemoryClient
 from memhub.testing import HashEmbedder, ScriptedLLM
 
@@ -45,3 +47,21 @@ async def test_a_memory_without_a_source_turn_is_not_demoted(client):
     memorized = await client.memorize("Packing list for the Alps glacier walk: crampons, rope.", user_id="u")
     hits = (await client.search("What should I pack for a glacier walk in the Alps?", user_id="u")).memories.all()
     assert hits[0].id == memorized.atom_id and hits[0].score == 1.0
+
+
+@pytest.mark.parametrize(
+    ("turn", "separate", "query", "expected"),
+    [
+        ("My editor is VS Code. My dog is called Rex.", "I use the Vim keybindings extension", "which code editor",
+         ["My editor is VS Code", "I use the Vim keybindings extension", "My dog is called Rex"]),
+        ("I live in Berlin. I work at SAP.", "My flat is in Kreuzberg", "where do I live",
+         ["I live in Berlin", "My flat is in Kreuzberg", "I work at SAP"]),
+    ],
+)
+async def test_a_turn_lifts_only_the_memory_it_matched_for(tmp_path, e5, turn, separate, query, expected):
+    """The turn matches the query for one of its clauses; the clause beside it stays where its own text puts it."""
+    async with MemoryClient(storage_dir=tmp_path / "s", embed=e5, cwd=tmp_path) as client:
+        await client.add(content=turn, user_id="u")
+        await client.add(content=separate, user_id="u")
+        hits = (await client.search(query, user_id="u")).memories.all()
+        assert [m.content for m in sorted(hits, key=lambda m: -m.score)] == expected
