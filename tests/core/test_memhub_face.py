@@ -104,16 +104,19 @@ async def test_a_resent_thread_adds_only_its_new_messages(tmp_path):
         assert sorted(t.message_id for t in turns) == ["m1", "m2", "m3"]
 
 
-async def test_only_the_same_id_with_the_same_text_from_the_same_user_is_a_repeat(client):
+async def test_only_the_same_id_with_the_same_text_in_the_same_scope_is_a_repeat(client):
     await client.add(messages=_SESSION, user_id="alice")
     reused_id = await client.add(messages=[{"role": "user", "content": "我搬到北京了", "id": "m1"}], user_id="alice")
+    other_session = await client.add(messages=_SESSION[:1], user_id="alice", session_id="s2")
+    assert other_session.raw_ids != [] and other_session.memory_id not in reused_id.raw_ids
     other_user = await client.add(messages=_SESSION, user_id="bob")
     no_ids = [{k: v for k, v in m.items() if k != "id"} for m in _SESSION]
     await client.add(messages=no_ids, user_id="carol")
     await client.add(messages=no_ids, user_id="carol")
     assert reused_id.commit_passed and other_user.commit_passed
     alice = (await client.search_conversation("上海 北京", user_id="alice", limit=20)).turns
-    assert sorted(t.content for t in alice) == ["好的，记住了", "我住在上海", "我搬到北京了"]
+    assert sorted(t.content for t in alice) == ["好的，记住了", "我住在上海", "我住在上海", "我搬到北京了"]
+    assert sorted(t.session_id or "" for t in alice) == ["", "", "", "s2"]
     assert len((await client.search_conversation("上海", user_id="bob", limit=20)).turns) == 2
     assert len((await client.search_conversation("上海", user_id="carol", limit=20)).turns) == 4  # no ids: no way to tell
 

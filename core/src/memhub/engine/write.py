@@ -32,8 +32,8 @@ from memhub.providers.types import (
     Verdict,
 )
 from memhub.redact import redact
-from memhub.scope import Scope
-from memhub.store.base import Match, MatchAny, Where
+from memhub.scope import SCOPE_KEYS, Scope
+from memhub.store.base import IsEmpty, Match, MatchAny, Where
 
 CHAT_LAYERS = ("fact", "profile")
 _NEIGHBOURS = 5
@@ -146,16 +146,19 @@ def dated_text(content: str, occurred_at: str | None) -> str:
 async def _already_stored(engine: Engine, scope: Scope, turns: list[Turn]) -> dict[int, str]:
     """Which turns this user's raw records already hold: turn index -> record id.
 
-    A message counts as stored when a raw record of the same user has its ``id`` and
-    the same text, so a retried request or a replayed graph node adds nothing twice,
-    while a reused id with new text (a per-conversation counter) is a new message.
+    A message counts as stored when a raw record written in the same scope (user,
+    app, agent, session, checkout) has its ``id`` and the same text, so a retried
+    request or a replayed graph node adds nothing twice, while a reused id with new
+    text (a per-conversation counter) or in another session is a new message.
     Messages without an ``id`` are always new. The lookup goes through the indexed
     ``content_hash``.
     """
     keyed = {i: (t.message_id, content_hash(t.content)) for i, t in enumerate(turns) if t.message_id}
     if not keyed:
         return {}
-    where = Where(must=(Match("tenant", scope.tenant), Match("user_id", scope.user_id), Match("layer", "raw"),
+    written_in = scope.payload()
+    same_scope = [Match(k, v) if (v := written_in.get(k)) else IsEmpty(k) for k in SCOPE_KEYS]
+    where = Where(must=(*same_scope, Match("layer", "raw"),
                         MatchAny("content_hash", tuple({h for _, h in keyed.values()})),
                         MatchAny("message_id", tuple({m for m, _ in keyed.values()}))))  # fmt: skip
     found, _ = await engine.store.scroll("memories", where, limit=4 * len(keyed))
