@@ -121,9 +121,9 @@ async def with_evidence(engine: Engine, vectors: tuple[list[float], SparseVector
     among the best ``EVIDENCE_POOL * limit`` turns (or is governed) keeps only its own rank.
     A memory without evidence (memorized directly, or a corrected version) stands for
     itself: its own rank counts twice, so it is neither helped nor demoted.
-    A turn's rank is credited once, to the best-ranked memory citing it: in
-    "我住在上海，在字节跳动工作" the query "住在哪" matches the turn for its first clause,
-    which must not lift "我在字节跳动工作" extracted beside it.
+    A turn's rank is credited once, to the best-ranked memory citing it: "which code
+    editor" matches "My editor is VS Code. My dog is called Rex." for its first
+    sentence, which must not lift "My dog is called Rex" extracted beside it.
     MADial-Bench R@5: zh 0.606 -> 0.624, en 0.547 -> 0.596 (bench/README.md).
 
     Scores are normalised to 0..1 as ``hybrid`` does (1 = first on both sides).
@@ -140,7 +140,8 @@ async def with_evidence(engine: Engine, vectors: tuple[list[float], SparseVector
         evidence = payload.get("evidence") or ()
         turns = [e for e in evidence if e in turn_rank and e not in credited]
         best = min(turns, key=turn_rank.__getitem__) if turns else None
-        credited.add(best)
+        if best:
+            credited.add(best)
         context = turn_rank[best] if best else None if evidence else i
         fused.append((payload, 1 / (i + k) + (0.0 if context is None else 1 / (context + k))))
     fused.sort(key=lambda h: (-round(h[1], 9), h[0]["id"]))

@@ -144,7 +144,7 @@ def dated_text(content: str, occurred_at: str | None) -> str:
 
 
 async def _already_stored(engine: Engine, scope: Scope, turns: list[Turn]) -> dict[int, str]:
-    """Which turns this user's raw records already hold: turn index -> record id.
+    """Which turns are already stored as raw records of this scope: turn index -> record id.
 
     A message counts as stored when a raw record written in the same scope (user,
     app, agent, session, checkout) has its ``id`` and the same text, so a retried
