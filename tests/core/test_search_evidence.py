@@ -65,3 +65,20 @@ async def test_a_turn_lifts_only_the_memory_it_matched_for(tmp_path, e5, turn, s
         await client.add(content=separate, user_id="u")
         hits = (await client.search(query, user_id="u")).memories.all()
         assert [m.content for m in sorted(hits, key=lambda m: -m.score)] == expected
+
+
+@pytest.mark.parametrize(
+    ("turn", "change", "query"),
+    [
+        ("我住在上海，在字节跳动工作", "我搬到北京了", "住在哪"),
+        ("I live in Berlin. I work at SAP.", "I moved to Munich", "where do I live"),
+    ],
+)
+async def test_a_replaced_memory_still_claims_its_turn(tmp_path, e5, turn, change, query):
+    """After a move, the old turn matches "where do I live" for the old city, not for the job beside it."""
+    async with MemoryClient(storage_dir=tmp_path / "s", embed=e5, cwd=tmp_path) as client:
+        await client.add(content=turn, user_id="u")
+        moved = await client.add(content=change, user_id="u")
+        assert [d.action for d in moved.decisions] == ["OVERRIDE"]
+        hits = (await client.search(query, user_id="u")).memories.all()
+        assert sorted(hits, key=lambda m: -m.score)[0].content == change

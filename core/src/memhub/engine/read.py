@@ -22,6 +22,7 @@ from memhub.scope import Scope
 from memhub.store.base import Match, MatchAny, SparseVector, Where
 
 CHAT_LAYERS = ("fact", "profile")
+PAST = ("superseded", "negated", "archived")  # no longer current, still in the history
 PROCEDURE_WEIGHTS = (1.0, 0.5)  # dense, bm25: bench/procedure_bench.py hit@1 0.84 -> 0.86, no top-1 ties
 LIST_LAYERS = ("fact", "profile", "procedure", "derived", "lesson", "handoff")
 # Candidates ranked on each side before the evidence fusion, as a multiple of the limit:
@@ -93,7 +94,8 @@ async def search(
     vectors = await query_vectors(engine, query)  # one embedding for every search below
     raw = visible(scope, ("raw",), app_ids=app_ids)
     chat = visible(scope, CHAT_LAYERS, app_ids=app_ids).and_(*extra)
-    for payload, score in await with_evidence(engine, vectors, chat, raw, limit):
+    replaced = visible(scope, CHAT_LAYERS, app_ids=app_ids, statuses=PAST).and_(*extra)
+    for payload, score in await with_evidence(engine, vectors, chat, raw, limit, replaced):
         item = await to_item(engine, payload, score)
         group = groups.profile if payload["layer"] == "profile" else groups.proactive if payload.get("proactive") else groups.normal
         group.append(item)
@@ -111,7 +113,7 @@ async def search(
 
 
 async def with_evidence(engine: Engine, vectors: tuple[list[float], SparseVector], where: Where, raw: Where,
-                        limit: int) -> list[tuple[dict, float]]:  # fmt: skip
+                        limit: int, replaced: Where | None = None) -> list[tuple[dict, float]]:  # fmt: skip
     """Memories (``where``) ranked by their own text and by the raw turns (``raw``) they came from.
 
     An extracted memory is a clause cut out of its conversation ("felt very happy"),
@@ -123,7 +125,10 @@ async def with_evidence(engine: Engine, vectors: tuple[list[float], SparseVector
     itself: its own rank counts twice, so it is neither helped nor demoted.
     A turn's rank is credited once, to the best-ranked memory citing it: "which code
     editor" matches "My editor is VS Code. My dog is called Rex." for its first
-    sentence, which must not lift "My dog is called Rex" extracted beside it.
+    sentence, which must not lift "My dog is called Rex" extracted beside it. Memories
+    that are no longer current (``replaced``: superseded, negated, deleted) still claim
+    the turns they match best, so "where do I live" does not lift "I work at SAP" from
+    "I live in Berlin. I work at SAP." after the user has moved.
     MADial-Bench R@5: zh 0.606 -> 0.624, en 0.547 -> 0.596 (bench/README.md).
 
     Scores are normalised to 0..1 as ``hybrid`` does (1 = first on both sides).
@@ -133,19 +138,26 @@ async def with_evidence(engine: Engine, vectors: tuple[list[float], SparseVector
     if not own:
         return []
     turn_rank = {p["id"]: i for i, (p, _) in enumerate(await hybrid(engine, vectors, raw, pool))}
+    rivals = await hybrid(engine, vectors, replaced, pool) if replaced is not None else []
+    credit = _credit([p for p, _ in sorted([*rivals, *own], key=lambda h: -h[1])], turn_rank)
     k = engine.rrf_k
     fused = []
-    credited: set[str] = set()
     for i, (payload, _) in enumerate(own):
-        evidence = payload.get("evidence") or ()
-        turns = [e for e in evidence if e in turn_rank and e not in credited]
-        best = min(turns, key=turn_rank.__getitem__) if turns else None
-        if best:
-            credited.add(best)
-        context = turn_rank[best] if best else None if evidence else i
+        best = credit.get(payload["id"])
+        context = turn_rank[best] if best else None if payload.get("evidence") else i
         fused.append((payload, 1 / (i + k) + (0.0 if context is None else 1 / (context + k))))
     fused.sort(key=lambda h: (-round(h[1], 9), h[0]["id"]))
     return [(p, round(min(1.0, s * k / 2), 4)) for p, s in fused[:limit]]
+
+
+def _credit(ranked: list[dict], turn_rank: dict[str, int]) -> dict[str, str]:
+    """Memory id -> the turn whose rank it gets: memories in rank order each take their best turn left."""
+    credit: dict[str, str] = {}
+    for payload in ranked:
+        turns = [e for e in payload.get("evidence") or () if e in turn_rank and e not in credit.values()]
+        if turns:
+            credit[payload["id"]] = min(turns, key=turn_rank.__getitem__)
+    return credit
 
 
 async def search_conversation(engine: Engine, query: str, scope: Scope, *, app_ids=None, limit: int = 10) -> ConversationResult:
@@ -180,7 +192,7 @@ async def list_memories(engine: Engine, scope: Scope, *, app_ids=None, include_h
                         layers=LIST_LAYERS, limit: int = 1000) -> list[MemoryItem]:  # fmt: skip
     if not scope.user_id:
         raise InvalidInputError("user_id is required")
-    statuses = ("active", "superseded", "negated", "archived") if include_history else ("active",)
+    statuses = ("active", *PAST) if include_history else ("active",)
     where = visible(scope, layers, app_ids=app_ids, statuses=statuses)
     points, _ = await engine.store.scroll("memories", where, limit=limit, order_by="created_at", descending=True)
     return [await to_item(engine, p.payload) for p in points]
