@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from langchain_core.messages import SystemMessage
 from langgraph.graph import END, START, MessagesState, StateGraph
 from lg_fakes import RecordingChatModel, scripted
@@ -18,7 +19,7 @@ class State(MessagesState):
     memories: str
 
 
-def build_graph(client, model: RecordingChatModel, checkpointer=None, store=None):
+def build_graph(client, model: RecordingChatModel, checkpointer=None, store=None, window="turn"):
     def call_model(state: State) -> dict:
         system = SystemMessage(
             "You are a helpful cooking assistant.\n\n" + state.get("memories", "")
@@ -28,7 +29,7 @@ def build_graph(client, model: RecordingChatModel, checkpointer=None, store=None
     builder = StateGraph(State)
     builder.add_node("recall", memory_search_node(client))
     builder.add_node("model", call_model)
-    builder.add_node("remember", memory_add_node(client))
+    builder.add_node("remember", memory_add_node(client, window=window))
     builder.add_edge(START, "recall")
     builder.add_edge("recall", "model")
     builder.add_edge("model", "remember")
@@ -113,11 +114,13 @@ def test_memory_crosses_sessions_under_ainvoke_with_a_sync_client(tmp_path):
         assert client.search_conversation("vegan Lisbon", user_id="eve", session_id="e-1").turns
 
 
-def test_add_node_adds_each_turn_once(make_client):
+@pytest.mark.parametrize("window", ["turn", "all"])
+def test_add_node_adds_each_turn_once(make_client, window):
+    """``window="all"`` re-sends the whole thread after every turn: what is stored is skipped."""
     client = make_client()
     checkpointer = MemHubCheckpointer(client)
     model = scripted("Hello!", "Sure.")
-    graph = build_graph(client, model, checkpointer)
+    graph = build_graph(client, model, checkpointer, window=window)
     cfg = _config("frank", "f-1")
     graph.invoke({"messages": [("user", "Hi, I'm Frank and I work as a nurse.")]}, cfg)
     graph.invoke({"messages": [("user", "I also keep bees in my garden.")]}, cfg)

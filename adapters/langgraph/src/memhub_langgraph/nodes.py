@@ -149,7 +149,9 @@ def memory_add_node(
         app_id / agent_id: the scope to write in (default: the client's app).
         window: ``"turn"`` (default) adds the messages from the latest user message
             on, so a thread that runs this node after every turn adds each message
-            once; ``"all"`` adds the whole conversation (one-shot sessions).
+            once; ``"all"`` sends the whole conversation, and memhub skips the messages
+            it already holds (same id and text in the same session), so that is safe
+            after every turn too.
     """
     hub = MemHub(client)
 
