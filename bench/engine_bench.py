@@ -430,18 +430,17 @@ def build_table(edge: dict | None, base: dict | None, sizes: list[int], base_siz
     for n in sizes:
         add("opt", "optimize = HNSW build (background)", n, E(n, "optimize_s"), None, "s",
             base_text="(no index)" if base is not None and n in base_sizes else None)  # fmt: skip
-    for stat in ("p50", "p95"):
-        for n in sizes:
-            tgt = ("store query p50", "store_p50") if stat == "p50" and n == tsize else None
-            add("store", f"store hybrid query {stat}", n, E(n, "store", stat), B(n, "store", stat), "ms",
-                target=tgt, status_note=at)  # fmt: skip
+    def latency(group: str, label: str, target: tuple[str, str]) -> None:
+        for stat in ("p50", "p95"):
+            for n in sizes:
+                tgt = target if stat == "p50" and n == tsize else None
+                add(group, label.format(stat=stat), n, E(n, group, stat), B(n, group, stat), "ms",
+                    target=tgt, status_note=at)  # fmt: skip
+
+    latency("store", "store hybrid query {stat}", ("store query p50", "store_p50"))
     for n in sizes:
         add("store", "  process CPU per store query (all threads)", n, E(n, "store", "cpu_ms"), B(n, "store", "cpu_ms"), "ms")
-    for stat in ("p50", "p95"):
-        for n in sizes:
-            tgt = ("recall e2e p50", "recall_p50") if stat == "p50" and n == tsize else None
-            add("recall", f"recall e2e {stat}, distinct queries", n, E(n, "recall", stat), B(n, "recall", stat), "ms",
-                target=tgt, status_note=at)  # fmt: skip
+    latency("recall", "recall e2e {stat}, distinct queries", ("recall e2e p50", "recall_p50"))
     for n in sizes:
         add("recall", "  part: query embedding p50", n, E(n, "recall", "embed_p50"), B(n, "recall", "embed_p50"), "ms")
         add("recall", "  part: rest (filter, store, RRF) p50", n, E(n, "recall", "rest_p50"),

@@ -22,7 +22,7 @@ from memhub.engine.hmg import hide
 from memhub.errors import InvalidInputError
 from memhub.ids import to_point_id
 from memhub.models import ForgetResult
-from memhub.store.base import Match, MatchAny, StoredPoint, Where
+from memhub.store.base import Match, MatchAny, StoredPoint, Where, pages
 
 REASON = "forget_user"
 ERASED_REASON = "[reason erased: forget_user]"
@@ -58,12 +58,9 @@ async def forget_user(
     where = user_records(tenant, user_id, app_id)
     erased = 0
     async with engine.write_lock:
-        offset = None
-        while True:  # the next page's first point is untouched by this one, so its offset holds
-            page, offset = await engine.store.scroll("memories", where, limit=PAGE, offset=offset)
+        # the next page's first point is untouched by this one, so its offset holds
+        async for page in pages(engine.store, "memories", where, size=PAGE):
             erased += await _erase(engine, [p.payload for p in page])
-            if offset is None:
-                break
         dropped = await drop_pending(engine, tenant, user_id, app_id)
         if erased or dropped:
             await engine.bump()
@@ -85,9 +82,7 @@ async def _erase(engine: Engine, payloads: list[dict[str, Any]]) -> int:
 async def _erase_reasons(engine: Engine, atom_ids: list[str]) -> None:
     """Replace the reasons in the audit events of these memories (the steps themselves stay)."""
     where = Where(must=(MatchAny("atom_id", tuple(atom_ids)),))
-    offset = None
-    while True:
-        page, offset = await engine.store.scroll("events", where, limit=PAGE, offset=offset)
+    async for page in pages(engine.store, "events", where, size=PAGE):
         rewritten = [
             StoredPoint(p.id, {**p.payload, "reason": ERASED_REASON})
             for p in page
@@ -95,5 +90,3 @@ async def _erase_reasons(engine: Engine, atom_ids: list[str]) -> None:
         ]
         if rewritten:
             await engine.store.upsert("events", rewritten)
-        if offset is None:
-            return

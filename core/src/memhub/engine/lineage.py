@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memhub.engine.core import Engine
-from memhub.store.base import IsEmpty, Match, MatchAny, Where
+from memhub.store.base import IsEmpty, Match, MatchAny, Where, pages
 
 CITES = "evidence"
 # Ids per MatchAny and points per scroll page. ``evidence`` has no payload index: each
@@ -63,21 +63,12 @@ async def lineage(engine: Engine, payload: dict[str, Any]) -> list[tuple[dict[st
         for start in range(0, len(frontier), PAGE):
             chunk = frontier[start : start + PAGE]
             cited_here = set(chunk)
-            for p in await _scroll_all(engine, citing(whose, chunk)):
-                if p["id"] not in seen:
-                    seen.add(p["id"])
-                    parent = next(i for i in p[CITES] if i in cited_here)
-                    found.append((p, f"derived from {parent}"))
-                    step.append(p["id"])
+            async for page in pages(engine.store, "memories", citing(whose, chunk), size=PAGE):
+                for p in (point.payload for point in page):
+                    if p["id"] not in seen:
+                        seen.add(p["id"])
+                        parent = next(i for i in p[CITES] if i in cited_here)
+                        found.append((p, f"derived from {parent}"))
+                        step.append(p["id"])
         frontier = step
     return found
-
-
-async def _scroll_all(engine: Engine, where: Where) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    offset = None
-    while True:
-        page, offset = await engine.store.scroll("memories", where, limit=PAGE, offset=offset)
-        out.extend(p.payload for p in page)
-        if offset is None:
-            return out

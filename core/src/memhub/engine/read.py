@@ -113,7 +113,7 @@ async def search(
 
 
 async def with_evidence(engine: Engine, vectors: tuple[list[float], SparseVector], where: Where, raw: Where,
-                        limit: int, replaced: Where | None = None) -> list[tuple[dict, float]]:  # fmt: skip
+                        limit: int, replaced: Where) -> list[tuple[dict, float]]:  # fmt: skip
     """Memories (``where``) ranked by their own text and by the raw turns (``raw``) they came from.
 
     An extracted memory is a clause cut out of its conversation ("felt very happy"),
@@ -138,7 +138,7 @@ async def with_evidence(engine: Engine, vectors: tuple[list[float], SparseVector
     if not own:
         return []
     turn_rank = {p["id"]: i for i, (p, _) in enumerate(await hybrid(engine, vectors, raw, pool))}
-    rivals = await hybrid(engine, vectors, replaced, pool) if replaced is not None else []
+    rivals = await hybrid(engine, vectors, replaced, pool)
     credit = _credit([p for p, _ in sorted([*rivals, *own], key=lambda h: -h[1])], turn_rank)
     k = engine.rrf_k
     fused = []
@@ -153,10 +153,12 @@ async def with_evidence(engine: Engine, vectors: tuple[list[float], SparseVector
 def _credit(ranked: list[dict], turn_rank: dict[str, int]) -> dict[str, str]:
     """Memory id -> the turn whose rank it gets: memories in rank order each take their best turn left."""
     credit: dict[str, str] = {}
+    taken: set[str] = set()
     for payload in ranked:
-        turns = [e for e in payload.get("evidence") or () if e in turn_rank and e not in credit.values()]
+        turns = [e for e in payload.get("evidence") or () if e in turn_rank and e not in taken]
         if turns:
-            credit[payload["id"]] = min(turns, key=turn_rank.__getitem__)
+            taken.add(best := min(turns, key=turn_rank.__getitem__))
+            credit[payload["id"]] = best
     return credit
 
 

@@ -8,7 +8,7 @@ apart from the code that runs it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -171,3 +171,19 @@ class MemoryStore(Protocol):
 
     async def compact(self) -> None:
         """Rewrite storage so that deleted and overwritten payloads are physically gone."""
+
+
+async def pages(store: MemoryStore, collection: Collection, where: Where | None = None, *,
+                size: int = 256) -> AsyncIterator[list[StoredPoint]]:  # fmt: skip
+    """Every point of ``collection`` matching ``where``, a scroll page at a time.
+
+    The next page is asked for after the caller is done with this one, so the caller
+    may change the points it was given as long as they stay before the next offset.
+    """
+    offset = None
+    while True:
+        page, offset = await store.scroll(collection, where, limit=size, offset=offset)
+        if page:
+            yield page
+        if offset is None:
+            return
