@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from itertools import product
 
 from memhub.engine.access import ACCESS_KEY, BINDING_KEYS, read_keys
@@ -44,3 +45,20 @@ def visible(scope: Scope, layers: Iterable[str], *, app_ids: Iterable[str] | Non
     if not exact:
         must += [_binding(k, v) for k, v in zip(BINDING_KEYS, values, strict=True) if v != ANY]
     return Where(must=tuple(must))
+
+
+def reconciling(scope: Scope, layers: Iterable[str]) -> Where:
+    """What a write is compared with: the user's current memories, whatever the session.
+
+    ``session_id`` is provenance, not a wall: a user's memory is one memory across
+    sessions, so dedupe, the judge and procedure supersede look at every session of
+    the user (within the tenant, the app and the checkout binding). ``agent_id`` is a
+    wall: an agent's memories of the user (written with ``agent_id``) are its own and
+    are reconciled only with that agent's memories, and the shared memory (written
+    without ``agent_id``) only with the shared memory. So one agent's correction never
+    retires what another agent, or the user's shared memory, holds.
+    """
+    shared = replace(scope, session_id=None, agent_id=None)
+    agent = scope.agent_id if scope.agent_id != ANY else None
+    own = Match("agent_id", agent) if agent else IsEmpty("agent_id")
+    return visible(shared, layers).and_(own)

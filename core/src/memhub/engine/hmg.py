@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from memhub.engine import transitions
 from memhub.engine.core import Engine
-from memhub.engine.filters import visible
+from memhub.engine.filters import reconciling, visible
 from memhub.engine.lineage import lineage
 from memhub.engine.records import GOVERNED, governed_remains, new_payload, to_atom
 from memhub.engine.text import content_hash, is_near_duplicate
@@ -58,7 +58,7 @@ async def find_duplicate(engine: Engine, text: str, vector: list[float], scope: 
 
     ``vector`` is the text's passage embedding (the one it would be stored with).
     """
-    where = visible(scope, layers)
+    where = reconciling(scope, layers)
     exact, _ = await engine.store.scroll("memories", where.and_(Match("content_hash", content_hash(text))), limit=1)
     if exact:
         return exact[0].payload["id"]

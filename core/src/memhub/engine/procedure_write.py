@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from memhub.engine.core import Engine
-from memhub.engine.filters import visible
+from memhub.engine.filters import reconciling
 from memhub.engine.hmg import replace_version
 from memhub.engine.messages import Turn
 from memhub.engine.procedures import (
@@ -25,7 +25,7 @@ from memhub.store.base import IsEmpty, Match, Where
 def boundary(scope: Scope, p: Procedure) -> Where:
     """Procedures that can be versions of ``p``: same user/app, workspace, branch, boundary_scope
     (and session, when strict)."""
-    base = visible(scope.with_(workspace=ANY, repository=ANY, branch=ANY), ("procedure",))
+    base = reconciling(scope.with_(workspace=ANY, repository=ANY, branch=ANY), ("procedure",))
     conds = [Match("boundary_scope", p.boundary_scope)]
     for key, value in (("workspace", p.workspace_id), ("branch", p.branch)):
         conds.append(Match(key, value) if value else IsEmpty(key))

@@ -14,7 +14,7 @@ from typing import Any
 from memhub.engine import procedure_write, procedures
 from memhub.engine.core import Engine
 from memhub.engine.digest import mark_pending
-from memhub.engine.filters import visible
+from memhub.engine.filters import reconciling
 from memhub.engine.hmg import MAX_CONTENT, replace_version
 from memhub.engine.messages import Turn, normalize_messages
 from memhub.engine.records import new_payload
@@ -182,7 +182,7 @@ async def _store_raw(engine: Engine, turns: list[Turn], scope: Scope, metadata, 
 
 async def _neighbours(engine: Engine, scope: Scope, candidates: list[Candidate],
                       floor: float) -> tuple[list[list[Neighbour]], list[list[float]]]:  # fmt: skip
-    where = visible(scope, CHAT_LAYERS)
+    where = reconciling(scope, CHAT_LAYERS)
     out = []
     # passage-to-passage: a candidate is compared with memories as what it will become
     vectors = await engine.embedder.embed_passages([c.text for c in candidates])

@@ -1,0 +1,68 @@
+"""A user's memory is one memory across sessions; an agent's memory is its own.
+
+``session_id`` is provenance: a write from any session is reconciled with everything
+the user said in earlier sessions. ``agent_id`` is a wall: an agent's private memory of
+the user is reconciled only with that agent's memory.
+"""
+
+from __future__ import annotations
+
+BIKE = [{"role": "user", "content": "I own a red bike."}]
+
+
+def _actions(result):
+    return [d.action for d in result.decisions]
+
+
+async def test_the_same_fact_in_a_second_session_is_a_noop(client):
+    first = await client.add(messages=BIKE, user_id="u", session_id="a")
+    second = await client.add(messages=BIKE, user_id="u", session_id="b")
+    assert _actions(first) == ["ADD"]
+    assert _actions(second) == ["NOOP"]
+    facts = await client.list(user_id="u")
+    assert [m.content for m in facts] == ["I own a red bike"]
+    assert facts[0].session_id == "a"  # provenance stays on the record
+
+
+async def test_memorize_dedupes_across_sessions(client):
+    first = await client.memorize("The project uses PostgreSQL 16", session_id="a")
+    second = await client.memorize("The project uses PostgreSQL 16", session_id="b")
+    assert (first.effect, second.effect) == ("applied", "no_op")
+
+
+async def _pending_test_a_value_change_in_a_later_session_supersedes_the_old_value(client):
+    await client.add(messages=[{"role": "user", "content": "我住在上海"}], user_id="u", session_id="s1")
+    later = await client.add(
+        messages=[{"role": "user", "content": "我搬到北京了"}], user_id="u", session_id="s2"
+    )
+    assert _actions(later) == ["OVERRIDE"]
+    current = [m.content for m in await client.list(user_id="u")]
+    assert current == ["我搬到北京了"]
+
+
+async def test_an_agents_memory_is_reconciled_only_with_that_agent(client):
+    await client.add(messages=BIKE, user_id="u", agent_id="coach", session_id="a")
+    again = await client.add(messages=BIKE, user_id="u", agent_id="coach", session_id="b")
+    other_agent = await client.add(messages=BIKE, user_id="u", agent_id="tutor")
+    shared = await client.add(messages=BIKE, user_id="u")
+    assert _actions(again) == ["NOOP"]
+    assert _actions(other_agent) == ["ADD"]
+    assert _actions(shared) == ["ADD"]
+    assert len(await client.list(user_id="u", agent_id="coach")) == 1
+    assert len(await client.list(user_id="u")) == 3  # an unnarrowed read sees every agent's
+
+
+async def test_a_shared_write_never_retires_an_agents_memory(client):
+    await client.add(messages=[{"role": "user", "content": "我住在上海"}], user_id="u", agent_id="coach")
+    await client.add(messages=[{"role": "user", "content": "我搬到北京了"}], user_id="u")
+    coach = [m.content for m in await client.list(user_id="u", agent_id="coach")]
+    assert coach == ["我住在上海"]
+
+
+async def test_search_conversation_narrows_to_a_session_only_when_asked(client):
+    await client.add(messages=[{"role": "user", "content": "我养了一只橘猫"}], user_id="u", session_id="a")
+    await client.add(messages=[{"role": "user", "content": "我的猫叫团子"}], user_id="u", session_id="b")
+    everywhere = await client.search_conversation("猫", user_id="u")
+    only_b = await client.search_conversation("猫", user_id="u", session_id="b")
+    assert {t.session_id for t in everywhere.turns} == {"a", "b"}
+    assert {t.session_id for t in only_b.turns} == {"b"}
