@@ -4,6 +4,7 @@ one session reaches the model's prompt in the next, and never another user's."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 
 import pytest
 from langchain_core.messages import SystemMessage
@@ -11,6 +12,7 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from lg_fakes import RecordingChatModel, scripted
 
 from memhub import SyncMemoryClient
+from memhub.bridge import MemHub
 from memhub.testing import HashEmbedder
 from memhub_langgraph import MemHubCheckpointer, MemHubStore, memory_add_node, memory_search_node
 
@@ -163,3 +165,44 @@ def test_example_graph_runs(make_client):
         example.session(graph, "alice", "s-1", "I'm vegetarian and I'm allergic to peanuts.")
         example.session(graph, "alice", "s-2", "What should I cook tonight?")
         assert "I'm vegetarian" in model.prompts[-1][0].text
+
+
+@dataclass
+class Ctx:
+    user_id: str
+    session_id: str
+    app_id: str = "cooking"
+
+
+def test_nodes_read_ids_from_the_runtime_context(make_client):
+    """LangGraph 1.x passes per-run ids through ``context=`` (``context_schema``), not configurable."""
+    client = make_client()
+    model = scripted("Noted.", "Chickpea curry?", "Hello.")
+
+    def call_model(state: State) -> dict:
+        system = SystemMessage("You are a cooking assistant.\n\n" + state.get("memories", ""))
+        return {"messages": [model.invoke([system, *state["messages"]])]}
+
+    builder = StateGraph(State, context_schema=Ctx)
+    builder.add_node("recall", memory_search_node(client))
+    builder.add_node("model", call_model)
+    builder.add_node("remember", memory_add_node(client))
+    builder.add_edge(START, "recall")
+    builder.add_edge("recall", "model")
+    builder.add_edge("model", "remember")
+    builder.add_edge("remember", END)
+    graph = builder.compile()
+
+    say = "I'm vegetarian and I'm allergic to peanuts."
+    graph.invoke({"messages": [("user", say)]}, context=Ctx("alice", "a-1"))
+    graph.invoke({"messages": [("user", "What should I cook?")]}, context=Ctx("alice", "a-2"))
+    assert "I'm vegetarian" in model.prompt_text(1)
+    # another app of the same user does not see the cooking app's memories
+    graph.invoke({"messages": [("user", "What should I cook?")]}, context=Ctx("alice", "b", "x"))
+    assert "vegetarian" not in model.prompt_text(2)
+
+    raw = MemHub(client)._call(
+        "search_conversation", query="vegetarian", user_id="alice", app_ids=["cooking"]
+    )
+    raw = raw.turns
+    assert {t.session_id for t in raw if t.content == say} == {"a-1"}

@@ -12,9 +12,11 @@ Example:
     >>> graph.invoke({"messages": [("user", "hi")]}, {"configurable": {"user_id": "alice", "thread_id": "t1"}})
 
 Both nodes take a ``MemoryClient`` or a ``SyncMemoryClient`` and work under
-``invoke`` and ``ainvoke``. The user id is read from ``config["configurable"]``
-(or, failing that, from the state) under ``user_id_key``: memories are only ever
-searched and written in that user's scope.
+``invoke`` and ``ainvoke``. The user id (and the session and app ids) are read
+from the run's context first (LangGraph 1.x: ``graph.invoke(..., context=Ctx(user_id=...))``
+with ``StateGraph(State, context_schema=Ctx)``), then from ``config["configurable"]``,
+then from the state, under ``user_id_key``: memories are only ever searched and
+written in that user's scope.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage, HumanMessage, convert_to_openai_messages
 from langchain_core.runnables import RunnableConfig, RunnableLambda
+from langgraph._internal._constants import CONFIG_KEY_RUNTIME
 
 from memhub.bridge import CHAT_GROUPS, MemHub, chat_turns, has_text, render, search_kwargs
 
@@ -46,21 +49,44 @@ def _latest_turn(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     return list(messages[starts[-1] :]) if starts else list(messages)
 
 
+def _context(config: RunnableConfig | None) -> Any:
+    """The run's ``context=`` (LangGraph 1.x ``Runtime.context``), or ``None``."""
+    runtime = ((config or {}).get("configurable") or {}).get(CONFIG_KEY_RUNTIME)
+    return getattr(runtime, "context", None)
+
+
+def _session_id(state: Any, config: RunnableConfig | None, key: str | None) -> str | None:
+    """The context's ``session_id`` when it has one, else ``key`` (the thread id by default)."""
+    value = _field(_context(config), "session_id")
+    return str(value) if value is not None else _lookup(state, config, key)
+
+
+def _field(source: Any, key: str) -> Any:
+    if source is None:
+        return None
+    if isinstance(source, Mapping):
+        return source.get(key)
+    return getattr(source, key, None)  # a dataclass or pydantic context
+
+
 def _lookup(state: Any, config: RunnableConfig | None, key: str | None) -> str | None:
+    """``key`` from the runtime context, then ``config["configurable"]``, then the state."""
     if key is None:
         return None
     configurable = (config or {}).get("configurable") or {}
-    value = configurable.get(key)
-    if value is None and isinstance(state, Mapping):
-        value = state.get(key)
-    return str(value) if value is not None else None
+    for source in (_context(config), configurable, state):
+        value = _field(source, key)
+        if value is not None:
+            return str(value)
+    return None
 
 
 def _user_id(state: Any, config: RunnableConfig | None, key: str) -> str:
     user_id = _lookup(state, config, key)
     if not user_id:
         raise ValueError(
-            f"no user id: pass it as config['configurable'][{key!r}] (or in the state under {key!r}); "
+            f"no user id: pass it in the run's context (`context={{{key!r}: ...}}`), as "
+            f"config['configurable'][{key!r}] or in the state under {key!r}; "
             "memory is always read and written per user"
         )
     return user_id
@@ -79,6 +105,7 @@ def memory_search_node(
     output_key: str = "memories",
     app_id: str | None = None,
     agent_id: str | None = None,
+    app_id_key: str | None = "app_id",
     limit: int = 10,
     groups: Sequence[str] = CHAT_GROUPS,
     template: str | None = None,
@@ -94,6 +121,8 @@ def memory_search_node(
         messages_key: the state key holding the conversation.
         output_key: the state key the block is written to (declare it in your state).
         app_id / agent_id: narrow the search to one app or agent.
+        app_id_key: where a per-run app id is (context, configurable, state); it wins
+            over ``app_id``.
         limit: at most this many memories.
         groups: memory groups to include (``profile``, ``proactive``, ``normal``,
             ``procedures``, ``derived``).
@@ -106,8 +135,9 @@ def memory_search_node(
         if not query:
             return None
         user_id = _user_id(state, config, user_id_key)
+        app = _lookup(state, config, app_id_key) or app_id
         return search_kwargs(
-            user_id=user_id, app_id=app_id, agent_id=agent_id, limit=limit, groups=groups
+            user_id=user_id, app_id=app, agent_id=agent_id, limit=limit, groups=groups
         ) | {"query": query}
 
     def search(state: Any, config: RunnableConfig) -> dict[str, str]:
@@ -133,6 +163,7 @@ def memory_add_node(
     session_id_key: str | None = "thread_id",
     app_id: str | None = None,
     agent_id: str | None = None,
+    app_id_key: str | None = "app_id",
     window: Literal["turn", "all"] = "turn",
 ) -> RunnableLambda:
     """A node that adds the session's messages to memory (``client.add(messages=...)``).
@@ -145,8 +176,11 @@ def memory_add_node(
         client: a ``MemoryClient`` or ``SyncMemoryClient``.
         user_id_key: where the user id is, in ``config["configurable"]`` or the state.
         messages_key: the state key holding the conversation.
-        session_id_key: the configurable naming the session (default: the thread id).
+        session_id_key: where the session id is (default: the thread id); a
+            ``session_id`` in the run's context wins.
         app_id / agent_id: the scope to write in (default: the client's app).
+        app_id_key: where a per-run app id is (context, configurable, state); it wins
+            over ``app_id``.
         window: ``"turn"`` (default) adds the messages from the latest user message
             on, so a thread that runs this node after every turn adds each message
             once; ``"all"`` sends the whole conversation, and memhub skips the messages
@@ -161,8 +195,13 @@ def memory_add_node(
         converted = [m for m in to_memhub_messages(messages) if has_text(m)]
         if not converted:
             return None
-        return {"messages": converted, "user_id": _user_id(state, config, user_id_key), "app_id": app_id,
-                "agent_id": agent_id, "session_id": _lookup(state, config, session_id_key)}  # fmt: skip
+        return {
+            "messages": converted,
+            "user_id": _user_id(state, config, user_id_key),
+            "app_id": _lookup(state, config, app_id_key) or app_id,
+            "agent_id": agent_id,
+            "session_id": _session_id(state, config, session_id_key),
+        }
 
     def add(state: Any, config: RunnableConfig) -> dict[str, Any]:
         kwargs = prepare(state, config)
