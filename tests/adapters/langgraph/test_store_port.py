@@ -9,14 +9,10 @@ mapping, applied throughout:
   (qdrant-client's ``:memory:`` mode, the server code path).
 - The fake ``CharacterEmbeddings`` -> the client's ``memhub.testing.HashEmbedder``;
   ``text_fields`` -> ``index={"fields": ...}``.
-- Scores. ``query`` search is memhub's hybrid retrieval (dense + BM25, RRF), whose
-  score is normalised rank evidence, not a cosine: 1.0 = ranked first by both
-  retrievers, and a result found by one retriever only scores at most 0.5. Where
-  the original asserted exact cosines or cosine thresholds (``> 0.9`` for a field
-  equal to the query, ``< 0.9`` for an unindexed one), the port asserts the same
-  intent on that scale: a text equal to the query is found by both retrievers
-  (``> 0.5``); a query matching only unindexed text has no keyword evidence
-  (``<= 0.5``). Each such place says so.
+- Scores. ``query`` search finds candidates with memhub's hybrid retrieval (dense
+  + BM25) and scores them, as the original's stores do, by cosine similarity of the
+  query to the best-matching text (clipped to [0, 1], ``HashEmbedder`` cosines), so
+  the original's cosine assertions hold as written.
 - Tests of SQLite internals (migrations, GLOB escaping, the SQL it generates)
   become tests of the matching memhub layer (payload indexes, the Qdrant filter
   builders, label matching); each says what it checks instead.
@@ -44,6 +40,7 @@ from lg_fakes import BACKENDS
 
 from memhub.store.base import HasVector, Match, Where
 from memhub.store.schema import INDEXES
+from memhub.testing import HashEmbedder
 from memhub_langgraph import MemHubStore
 from memhub_langgraph._items import does_match, items_where, literal_prefix
 
@@ -533,12 +530,11 @@ def test_embed_with_path(vector_store, distance_type: str) -> None:
         store.put(("test",), "doc2", doc2)
 
         # doc2.key3 and doc1.key1 both would have the highest score.
-        # Original: both scores > 0.9 (cosine). Hybrid: both found by both retrievers (> 0.5).
         results = store.search(("test",), query="xxx")
         assert len(results) == 2
         assert results[0].key != results[1].key
-        assert results[0].score > 0.5
-        assert results[1].score > 0.5
+        assert results[0].score > 0.9
+        assert results[1].score > 0.9
 
         results = store.search(("test",), query="uuu")
         assert len(results) == 2
@@ -552,13 +548,12 @@ def test_embed_with_path(vector_store, distance_type: str) -> None:
         assert results[0].key == "doc1"
         assert results[0].score > results[1].score
 
-        # Un-indexed: found for both, by dense similarity alone. Original: both < 0.9
-        # (cosine); hybrid: no keyword evidence, so at most 0.5.
+        # Un-indexed
         results = store.search(("test",), query="www")
         assert len(results) == 2
         assert results[0].key != results[1].key
-        assert results[0].score <= 0.5
-        assert results[1].score <= 0.5
+        assert results[0].score < 0.9
+        assert results[1].score < 0.9
 
 
 @pytest.mark.parametrize("distance_type", VECTOR_TYPES)
@@ -591,18 +586,16 @@ def test_embed_with_path_operation_config(vector_store, distance_type: str) -> N
         assert results[0].key == "doc4"
         assert results[0].score > results[1].score
 
-        # Original: |score difference| < 0.1 ("similar scores"). RRF ranks even identical
-        # texts 1st and 2nd, so the port asserts what makes them similar: both docs are
-        # found by both retrievers, unlike any doc for an unindexed text (below).
+        # Both docs have "bbb" indexed, so they should have similar scores
         results = store.search(("test",), query="bbb")
         assert len(results) == 2
         assert results[0].key != results[1].key
-        assert all(r.score > 0.5 for r in results)
+        assert abs(results[0].score - results[1].score) < 0.1
 
-        # Unindexed field should have low scores (original: < 0.9 cosine; here: no keyword evidence).
+        # Unindexed field should have low scores
         results = store.search(("test",), query="ccc")
         assert len(results) == 2
-        assert all(r.score <= 0.5 for r in results)
+        assert all(r.score < 0.9 for r in results)
 
         doc5 = {
             "key0": "hhh",
@@ -617,10 +610,7 @@ def test_embed_with_path_operation_config(vector_store, distance_type: str) -> N
 @pytest.mark.parametrize("query", ["aaa", "bbb", "ccc", "abcd", "poisson"])
 @pytest.mark.parametrize("conn_type", CONN_TYPES)
 def test_scores(vector_store, query: str, conn_type: str) -> None:
-    """Original: the score equals the cosine of the fake embeddings. Hybrid scores are
-    normalised RRF, so for the one stored doc the intent becomes: a query equal to the
-    indexed text is ranked first by both retrievers (1.0); any other query only by
-    dense similarity (0.5, no keyword evidence)."""
+    """The score equals the cosine of the embeddings (clipped to [0, 1], memhub's scale)."""
     with vector_store(text_fields=["key0"], conn_type=conn_type) as store:
         doc = {
             "key0": "aaa",
@@ -630,7 +620,9 @@ def test_scores(vector_store, query: str, conn_type: str) -> None:
         results = store.search((), query=query)
 
         assert len(results) == 1
-        assert results[0].score == pytest.approx(1.0 if query == doc["key0"] else 0.5, abs=1e-3)
+        embed = HashEmbedder()
+        cosine = sum(a * b for a, b in zip(embed.vector(query), embed.vector(doc["key0"])))
+        assert results[0].score == pytest.approx(max(0.0, cosine), abs=1e-3)
 
 
 def test_nonnull_migrations() -> None:
@@ -1170,9 +1162,7 @@ class _FixedVectorEmbedder:
 def test_vector_search_ranks_closest_first(vector_store, distance_type: str) -> None:
     """Original: for cosine, l2 and inner product, the closest item ranks first with the
     distance's score. memhub's collections are cosine only (l2 and inner_product are
-    dropped: no such configuration exists). Cosine ranking a, b, c is kept; its exact
-    cosines become the hybrid scale: "a" ranked first by both retrievers (1.0), then
-    b and c by dense rank alone, strictly decreasing."""
+    dropped: no such configuration exists); the cosine case is as in the original."""
     with vector_store(embed=_FixedVectorEmbedder()) as store:
         for key in ("a", "b", "c"):
             store.put(("docs",), key, {"text": key})
@@ -1181,4 +1171,5 @@ def test_vector_search_ranks_closest_first(vector_store, distance_type: str) -> 
 
         assert [r.key for r in results] == ["a", "b", "c"]
         assert results[0].score == pytest.approx(1.0)
-        assert results[0].score > results[1].score > results[2].score
+        assert results[1].score == pytest.approx(2.0 / math.sqrt(4.01), abs=1e-3)
+        assert results[2].score == pytest.approx(0.0)

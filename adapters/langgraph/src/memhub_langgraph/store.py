@@ -2,9 +2,10 @@
 
 Items live in the ``memories`` collection as records of layer ``"item"`` (see
 ``_items`` for the payload), invisible to memhub's own recall and search.
-Natural-language search is memhub's hybrid retrieval (dense + BM25 fused by RRF),
-so scores are memhub's: 1.0 means ranked first by both retrievers, 0.5 ranked
-first by one of them only.
+Natural-language search finds candidates with memhub's hybrid retrieval (dense +
+BM25 fused by RRF, so exact keyword matches are not missed) and ranks them the way
+LangGraph's own stores do: by ``score``, the cosine similarity of the query to the
+item's best-matching text, clipped to [0, 1] and comparable across queries.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from langgraph.store.base import (
 
 from memhub import MemoryClient
 from memhub.embed.base import Embedder
-from memhub.engine.hmg import hybrid
+from memhub.engine.hmg import hybrid, query_vectors
 from memhub.redact import redact
 from memhub.store.base import DateRange, Match, MatchAny, StoredPoint, Where
 from memhub_langgraph import _items as it
@@ -252,12 +253,15 @@ class MemHubStore(BaseStore):
         want = max(op.offset + op.limit, 0)
         ranked: list[tuple[dict, dict, float]] = []
         n = max(want, 10)
+        vectors = await query_vectors(self.client.engine, op.query)
         while want:
-            hits = await hybrid(self.client.engine, op.query, texts_where, n)
+            hits = await hybrid(self.client.engine, vectors, texts_where, n)
+            hits = await self._cosines(vectors[0], hits, texts_where)
             ranked = await self._unique_items(hits, allowed, at)
             if len(ranked) >= want or len(hits) < n:
                 break
             n *= 4
+        ranked.sort(key=lambda pvs: -pvs[2])  # stable: cosine ties keep the hybrid order
         kept: list[tuple[dict, dict, float | None]] = list(ranked[op.offset : op.offset + op.limit])
         if len(kept) < op.limit:
             # InMemoryStore's corner case: items without vectors fill the page, unscored
@@ -268,6 +272,19 @@ class MemHubStore(BaseStore):
             kept.extend((p, v, None) for p, v in bare[: op.limit - len(kept)])
         return kept
 
+    async def _cosines(
+        self, dense: list[float], hits: list[tuple[dict, float]], where: Where
+    ) -> list[tuple[dict, float]]:
+        """The hybrid hits, in their order, each scored by its cosine to the query in [0, 1]."""
+        ids = tuple(p["id"] for p, _ in hits)
+        if not ids:
+            return []
+        near = await self.client.engine.store.dense_query(
+            dense, where.and_(MatchAny("id", ids)), limit=len(ids)
+        )
+        cosine = {h.point.payload["id"]: min(1.0, max(0.0, h.score)) for h in near}
+        return [(p, round(cosine.get(p["id"], 0.0), 4)) for p, _ in hits]
+
     async def _unique_items(
         self, hits: list[tuple[dict, float]], allowed, at: datetime
     ) -> list[tuple[dict, dict, float]]:
@@ -277,8 +294,8 @@ class MemHubStore(BaseStore):
         for payload, score in hits:
             pid = payload["item"]
             if pid not in best:
-                best[pid] = score
                 order.append(pid)
+            best[pid] = max(score, best.get(pid, 0.0))
         records: dict[str, tuple[dict, dict]] = dict(allowed or {})
         missing = [pid for pid in order if pid not in records]
         for point in await self.client.engine.store.retrieve("memories", missing):
