@@ -41,6 +41,22 @@ def test_add_then_search_and_list(run):
     assert json.loads(out)["memories"]["profile"] == []
 
 
+def test_search_and_list_narrow_to_a_session_only_when_asked(run):
+    run("add", "--content", "我养了一只橘猫", "--user-id", "u1", "--session-id", "a")
+    run("add", "--content", "我的猫叫团子", "--user-id", "u1", "--session-id", "b")
+
+    def sessions(*argv: str) -> list[str]:
+        code, out, _ = run("--json", *argv, "--user-id", "u1")
+        found = json.loads(out)["memories"]
+        items = found if isinstance(found, list) else [m for g in found.values() if g for m in g]
+        return sorted(m["session_id"] for m in items)
+
+    assert sessions("search", "猫") == ["a", "b"]
+    assert sessions("search", "猫", "--session-id", "b") == ["b"]
+    assert sessions("list") == ["a", "b"]
+    assert sessions("list", "--session-id", "a") == ["a"]
+
+
 def test_messages_file_update_get_delete(run, tmp_path):
     messages = [{"role": "system", "content": "be nice"}, {"role": "user", "content": "我住在上海"},
                 {"role": "assistant", "content": "好的"}]  # fmt: skip

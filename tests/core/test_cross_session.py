@@ -66,3 +66,16 @@ async def test_search_conversation_narrows_to_a_session_only_when_asked(client):
     only_b = await client.search_conversation("猫", user_id="u", session_id="b")
     assert {t.session_id for t in everywhere.turns} == {"a", "b"}
     assert {t.session_id for t in only_b.turns} == {"b"}
+
+
+async def test_search_and_list_narrow_to_a_session_only_when_asked(client):
+    await client.add(messages=BIKE, user_id="u", session_id="a")
+    kayak = [{"role": "user", "content": "I own a green kayak."}]
+    await client.add(messages=kayak, user_id="u", session_id="b")
+    everywhere = (await client.search("what do I own", user_id="u")).memories.all()
+    only_b = (await client.search("what do I own", user_id="u", session_id="b")).memories.all()
+    assert sorted(m.session_id for m in everywhere) == ["a", "b"]
+    assert [m.content for m in only_b] == ["I own a green kayak"]
+    assert sorted(m.session_id for m in await client.list(user_id="u")) == ["a", "b"]
+    only_a = await client.list(user_id="u", session_id="a")
+    assert [m.content for m in only_a] == ["I own a red bike"]

@@ -44,6 +44,17 @@ def test_sync_client_round_trip(tmp_path):
         client.stats()
 
 
+def test_sync_search_and_list_narrow_to_a_session_only_when_asked(tmp_path):
+    with SyncMemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path) as client:
+        client.add(content="我养了一只橘猫", user_id="alice", session_id="a")
+        client.add(content="我的猫叫团子", user_id="alice", session_id="b")
+        everywhere = client.search("猫", user_id="alice").memories.all()
+        assert sorted(m.session_id for m in everywhere) == ["a", "b"]
+        only_b = client.search("猫", user_id="alice", session_id="b").memories.all()
+        assert [m.session_id for m in only_b] == ["b"]
+        assert [m.session_id for m in client.list(user_id="alice", session_id="a")] == ["a"]
+
+
 async def test_sync_client_inside_a_running_loop_is_a_clear_error(tmp_path):
     with pytest.raises(UsageError, match="MemoryClient"):
         SyncMemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path)

@@ -307,14 +307,18 @@ class MemoryClient:
         user_id: str,
         app_ids: list[str] | None = None,
         agent_id: str | None = None,
+        session_id: str | None = None,
         limit: int = 10,
         procedure_limit: int = 0,
         procedure_min_score: float = 0.0,
         derived_context_limit: int | None = None,
         filters: dict[str, Any] | None = None,
     ) -> SearchResult:
-        """Current memories grouped ``profile`` / ``proactive`` / ``normal`` (+ ``procedures``, ``derived`` when asked)."""
-        s = await self._ready_user(user_id=user_id, agent_id=agent_id)
+        """Current memories grouped ``profile`` / ``proactive`` / ``normal`` (+ ``procedures``, ``derived`` when asked).
+
+        Every session of the user is searched; ``session_id`` narrows the search to that one.
+        """
+        s = await self._ready_user(user_id=user_id, agent_id=agent_id, session_id=session_id)
         derived = self.settings.derived_context_limit if derived_context_limit is None else derived_context_limit
         return await read.search(self.engine, query, s, app_ids=app_ids, limit=limit, procedure_limit=procedure_limit,
                                  procedure_min_score=procedure_min_score, derived_context_limit=derived,
@@ -337,10 +341,13 @@ class MemoryClient:
     @_hub_aware
     async def list(
         self, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
-        include_history: bool = False, limit: int = 1000,
+        session_id: str | None = None, include_history: bool = False, limit: int = 1000,
     ) -> list[MemoryItem]:  # fmt: skip
-        """A user's memories, newest first; ``include_history`` adds replaced and deleted versions."""
-        s = await self._ready_user(user_id=user_id, agent_id=agent_id)
+        """A user's memories, newest first; ``include_history`` adds replaced and deleted versions.
+
+        Every session of the user is listed; ``session_id`` narrows the list to that one.
+        """
+        s = await self._ready_user(user_id=user_id, agent_id=agent_id, session_id=session_id)
         return await read.list_memories(self.engine, s, app_ids=app_ids, include_history=include_history, limit=limit)
 
     @_hub_aware

@@ -352,15 +352,16 @@ class RemoteClient:
         user_id: str,
         app_ids: list[str] | None = None,
         agent_id: str | None = None,
+        session_id: str | None = None,
         limit: int = 10,
         procedure_limit: int = 0,
         procedure_min_score: float = 0.0,
         derived_context_limit: int | None = None,
         filters: dict[str, Any] | None = None,
     ) -> SearchResult:
-        s = self._user_scope(user_id=user_id, agent_id=agent_id)
+        s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
         body = {"query": query, "user_id": user_id, "app_ids": self._apps(app_ids), "agent_id": s.get("agent_id"),
-                "limit": limit, "procedure_limit": procedure_limit, "procedure_min_score": procedure_min_score,
+                "session_id": s.get("session_id"), "limit": limit, "procedure_limit": procedure_limit, "procedure_min_score": procedure_min_score,
                 "derived_context_limit": derived_context_limit, "filters": filters}  # fmt: skip
         return SearchResult.model_validate(
             await self._request("POST", "/v1/memories/search", body=_drop_none(body))
@@ -386,11 +387,11 @@ class RemoteClient:
 
     async def list(
         self, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
-        include_history: bool = False, limit: int = 1000,
+        session_id: str | None = None, include_history: bool = False, limit: int = 1000,
     ) -> list[MemoryItem]:  # fmt: skip
-        s = self._user_scope(user_id=user_id, agent_id=agent_id)
+        s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
         params = {"user_id": user_id, "app_ids": self._apps(app_ids), "agent_id": s.get("agent_id"),
-                  "include_history": include_history, "limit": limit}  # fmt: skip
+                  "session_id": s.get("session_id"), "include_history": include_history, "limit": limit}  # fmt: skip
         return [
             MemoryItem.model_validate(m)
             for m in await self._request("GET", "/v1/memories/", params=params)

@@ -169,9 +169,10 @@ class SyncMemoryClient:
         return self._run(self._client.add(content, messages, user_id=user_id, app_id=app_id, agent_id=agent_id, session_id=session_id, workspace_id=workspace_id, branch=branch, metadata=metadata, occurred_at=occurred_at))
 
     def search(self, query: str, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
-               limit: int = 10, procedure_limit: int = 0, procedure_min_score: float = 0.0,
-               derived_context_limit: int | None = None, filters: dict[str, Any] | None = None) -> SearchResult:  # fmt: skip
-        return self._run(self._client.search(query, user_id=user_id, app_ids=app_ids, agent_id=agent_id, limit=limit, procedure_limit=procedure_limit, procedure_min_score=procedure_min_score, derived_context_limit=derived_context_limit, filters=filters))
+               session_id: str | None = None, limit: int = 10, procedure_limit: int = 0,
+               procedure_min_score: float = 0.0, derived_context_limit: int | None = None,
+               filters: dict[str, Any] | None = None) -> SearchResult:  # fmt: skip
+        return self._run(self._client.search(query, user_id=user_id, app_ids=app_ids, agent_id=agent_id, session_id=session_id, limit=limit, procedure_limit=procedure_limit, procedure_min_score=procedure_min_score, derived_context_limit=derived_context_limit, filters=filters))
 
     def search_conversation(self, query: str, *, user_id: str, app_ids: list[str] | None = None,
                             agent_id: str | None = None, session_id: str | None = None, limit: int = 10) -> ConversationResult:  # fmt: skip
@@ -181,8 +182,8 @@ class SyncMemoryClient:
         return self._run(self._client.get(memory_id, user_id=user_id))
 
     def list(self, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
-             include_history: bool = False, limit: int = 1000) -> list[MemoryItem]:  # fmt: skip
-        return self._run(self._client.list(user_id=user_id, app_ids=app_ids, agent_id=agent_id, include_history=include_history, limit=limit))
+             session_id: str | None = None, include_history: bool = False, limit: int = 1000) -> list[MemoryItem]:  # fmt: skip
+        return self._run(self._client.list(user_id=user_id, app_ids=app_ids, agent_id=agent_id, session_id=session_id, include_history=include_history, limit=limit))
 
     def update(self, memory_id: str, content: str, *, user_id: str | None = None) -> str:
         return self._run(self._client.update(memory_id, content, user_id=user_id))

@@ -136,6 +136,18 @@ class Scenarios:
         stranger = (await call(server, "search", query="编程语言偏好", user_id="bob"))["memories"]
         assert not any(group for group in stranger.values())
 
+    async def test_search_narrows_to_a_session_only_when_asked(self, server: Server):
+        user = f"dana-{type(self).__name__}"
+        await call(server, "add", user_id=user, content="我养了一只橘猫", session_id="a")
+        await call(server, "add", user_id=user, content="我的猫叫团子", session_id="b")
+
+        async def sessions(**narrow: str) -> list[str]:
+            found = (await call(server, "search", query="猫", user_id=user, **narrow))["memories"]
+            return sorted(m["session_id"] for group in found.values() if group for m in group)
+
+        assert await sessions() == ["a", "b"]
+        assert await sessions(session_id="b") == ["b"]
+
     async def test_sealing_a_raw_turn_seals_what_was_extracted_from_it(self, server: Server):
         user = f"carol-{type(self).__name__}"
         written = await call(server, "add", user_id=user, messages=[

@@ -152,6 +152,17 @@ async def test_forget_user_over_http(remote):
         await client.forget_user("")
 
 
+async def test_remote_search_and_list_narrow_to_a_session_only_when_asked(remote):
+    client, _ = remote
+    await client.add(content="我养了一只橘猫", user_id="alice", session_id="a")
+    await client.add(content="我的猫叫团子", user_id="alice", session_id="b")
+    everywhere = (await client.search("猫", user_id="alice")).memories.all()
+    only_b = (await client.search("猫", user_id="alice", session_id="b")).memories.all()
+    assert sorted(m.session_id for m in everywhere) == ["a", "b"]
+    assert [m.session_id for m in only_b] == ["b"]
+    assert [m.session_id for m in await client.list(user_id="alice", session_id="a")] == ["a"]
+
+
 async def test_a_wrong_key_is_an_unauthorized_memhub_error(fresh_store, make_service):
     keys = KeyStore(fresh_store / KEYS_FILE)
     keys.create("tenant-a")

@@ -111,6 +111,25 @@ def test_memhub_routes_are_user_centric(api, uid):
           422, "invalid_input")  # fmt: skip
 
 
+def test_search_and_list_narrow_to_a_session_only_when_asked(api, uid):
+    for session, text in (("a", "我养了一只橘猫"), ("b", "我的猫叫团子")):
+        ok(api.post("/v1/memories/", json={"content": text, "user_id": uid, "session_id": session}))
+
+    def searched(**narrow: str) -> list[str]:
+        body = {"query": "猫", "user_id": uid, **narrow}
+        groups = ok(api.post("/v1/memories/search", json=body))["memories"].values()
+        return sorted(m["session_id"] for group in groups if group for m in group)
+
+    def listed(**narrow: str) -> list[str]:
+        items = ok(api.get("/v1/memories/", params={"user_id": uid, **narrow}))
+        return sorted(m["session_id"] for m in items)
+
+    assert searched() == ["a", "b"]
+    assert searched(session_id="b") == ["b"]
+    assert listed() == ["a", "b"]
+    assert listed(session_id="a") == ["a"]
+
+
 # -- the HMG face ---------------------------------------------------------------------
 
 

@@ -121,8 +121,8 @@ async def _search(inv: Invocation) -> None:
     a, s = inv.args, inv.scope
     client = await inv.client()
     result = await client.search(a.query, user_id=_user(inv), app_ids=[s["app_id"]] if "app_id" in s else None,
-                                 agent_id=s.get("agent_id"), limit=a.limit, procedure_limit=a.procedure_limit,
-                                 derived_context_limit=a.derived_limit)  # fmt: skip
+                                 agent_id=s.get("agent_id"), session_id=s.get("session_id"), limit=a.limit,
+                                 procedure_limit=a.procedure_limit, derived_context_limit=a.derived_limit)  # fmt: skip
     inv.emit(result, _groups)
 
 
@@ -147,7 +147,11 @@ async def _get(inv: Invocation) -> None:
 
 async def _list(inv: Invocation) -> None:
     client = await inv.client()
-    items = await client.list(user_id=_user(inv), include_history=inv.args.include_history)
+    items = await client.list(
+        user_id=_user(inv),
+        session_id=inv.scope.get("session_id"),
+        include_history=inv.args.include_history,
+    )
     inv.emit({"memories": [m.model_dump(mode="json") for m in items]}, lambda _: _items(items))
 
 

@@ -242,7 +242,8 @@ class MemoryTools:
 
     async def search(
         self, query: Annotated[str, Field(description="The user's message or the topic to look up.")],
-        user_id: RequiredUserId, app_ids: AppIds = None, agent_id: AgentId = None, limit: Limit = 10,
+        user_id: RequiredUserId, app_ids: AppIds = None, agent_id: AgentId = None,
+        session_id: SessionId = None, limit: Limit = 10,
         procedure_limit: Annotated[int, Field(ge=0, le=50, description="Also return up to N coding procedures.")] = 0,
         procedure_min_score: Annotated[float, Field(ge=0, le=1, description="Drop procedures below it.")] = 0.0,
         derived_context_limit: Annotated[
@@ -252,13 +253,14 @@ class MemoryTools:
     ) -> Annotated[CallToolResult, SearchResult]:  # fmt: skip
         """Search a USER's memories (written with add) before answering them: returns current
         memories grouped as profile (stable traits and preferences), proactive and normal, each
-        with its evolution_chain (ids of the versions it replaced). Pass the user's message or
+        with its evolution_chain (ids of the versions it replaced). Every session of the user is
+        searched; session_id narrows to one. Pass the user's message or
         a topic such as "用户的编程语言偏好". procedure_limit > 0 adds engineering procedures
         from coding sessions, e.g. for "SQLite database is locked 怎么解决". Raw turns are not
         returned: use search_conversation to check what was literally said. Decisions stored
         with memorize are found with recall."""
         return await self._run(lambda c: c.search(query, user_id=user_id, app_ids=app_ids, agent_id=agent_id,
-                               limit=limit, procedure_limit=procedure_limit, procedure_min_score=procedure_min_score,
+                               session_id=session_id, limit=limit, procedure_limit=procedure_limit, procedure_min_score=procedure_min_score,
                                derived_context_limit=derived_context_limit, filters=filters))  # fmt: skip
 
     async def search_conversation(

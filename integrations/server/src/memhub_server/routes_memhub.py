@@ -50,9 +50,10 @@ async def search(body: SearchRequest, svc: Service, tenant: Tenant) -> SearchRes
     """``profile`` / ``proactive`` / ``normal`` (+ ``procedures``, ``derived`` when asked)."""
     client = await svc.client(tenant)
     return await client.search(
-        body.query, user_id=body.user_id, app_ids=body.app_ids, agent_id=body.agent_id, limit=body.limit,
-        procedure_limit=body.procedure_limit, procedure_min_score=body.procedure_min_score,
-        derived_context_limit=body.derived_context_limit, filters=body.filters,
+        body.query, user_id=body.user_id, app_ids=body.app_ids, agent_id=body.agent_id,
+        session_id=body.session_id, limit=body.limit, procedure_limit=body.procedure_limit,
+        procedure_min_score=body.procedure_min_score, derived_context_limit=body.derived_context_limit,
+        filters=body.filters,
     )  # fmt: skip
 
 
@@ -77,7 +78,8 @@ async def list_memories(
     """Newest first; ``include_history`` adds replaced and deleted versions."""
     client = await svc.client(tenant)
     return await client.list(user_id=query.user_id, app_ids=query.app_ids, agent_id=query.agent_id,
-                             include_history=query.include_history, limit=query.limit)  # fmt: skip
+                             session_id=query.session_id, include_history=query.include_history,
+                             limit=query.limit)  # fmt: skip
 
 
 @router.get("/{memory_id}", response_model=MemoryItem, summary="get one memory")

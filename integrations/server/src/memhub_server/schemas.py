@@ -206,6 +206,7 @@ class _ReadScope(Body):
         None, max_length=50, description="default: [the server's default_app_id]"
     )
     agent_id: Id | None = None
+    session_id: Id | None = Field(None, description="only this session's; default: every session")
 
 
 class SearchRequest(_ReadScope):
@@ -223,7 +224,6 @@ class SearchRequest(_ReadScope):
 
 class SearchConversationRequest(_ReadScope):
     query: Query
-    session_id: Id | None = None
     limit: int = Field(10, ge=1, le=200)
 
 
