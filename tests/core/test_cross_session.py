@@ -30,7 +30,7 @@ async def test_memorize_dedupes_across_sessions(client):
     assert (first.effect, second.effect) == ("applied", "no_op")
 
 
-async def _pending_test_a_value_change_in_a_later_session_supersedes_the_old_value(client):
+async def test_a_value_change_in_a_later_session_supersedes_the_old_value(client):
     await client.add(messages=[{"role": "user", "content": "我住在上海"}], user_id="u", session_id="s1")
     later = await client.add(
         messages=[{"role": "user", "content": "我搬到北京了"}], user_id="u", session_id="s2"

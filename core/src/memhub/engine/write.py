@@ -22,6 +22,7 @@ from memhub.engine.text import content_hash
 from memhub.errors import InvalidInputError
 from memhub.ids import new_id
 from memhub.models import Decision, WriteResult
+from memhub.providers.slots import slot_keys
 from memhub.providers.types import (
     Candidate,
     Extractor,
@@ -180,24 +181,44 @@ async def _store_raw(engine: Engine, turns: list[Turn], scope: Scope, metadata, 
     return payloads
 
 
-async def _neighbours(engine: Engine, scope: Scope, candidates: list[Candidate],
-                      floor: float) -> tuple[list[list[Neighbour]], list[list[float]]]:  # fmt: skip
+async def _neighbours(
+    engine: Engine, scope: Scope, candidates: list[Candidate], floor: float
+) -> tuple[list[list[Neighbour]], list[list[float]]]:
+    """The user's current memories each candidate is judged against, best first.
+
+    Two ways in: the nearest by embedding at or above ``floor``, and every memory
+    that fills one of the candidate's exclusive slots (``memhub.providers.slots``),
+    however it was worded and whichever session said it. A same-slot memory is shown
+    to the judge at least at ``floor``: the threshold saves model calls on unrelated
+    memories, and a memory holding the same attribute is never unrelated.
+    """
     where = reconciling(scope, CHAT_LAYERS)
     out = []
     # passage-to-passage: a candidate is compared with memories as what it will become
     vectors = await engine.embedder.embed_passages([c.text for c in candidates])
     for cand, vector in zip(candidates, vectors, strict=True):
-        hits = await engine.store.dense_query(vector, where, limit=_NEIGHBOURS)
-        near = []
-        for h in hits:
+        near: dict[str, Neighbour] = {}
+        for h in await engine.store.dense_query(vector, where, limit=_NEIGHBOURS):
             score = relation_score(engine, h.score)
             if h.point.payload.get("content_hash") == content_hash(cand.text):
                 score = 1.0
             if score >= floor:
-                near.append(Neighbour(id=h.point.payload["id"], content=h.point.payload["content"],
-                                      score=round(score, 4), layer=h.point.payload["layer"]))  # fmt: skip
-        out.append(near)
+                near[h.point.payload["id"]] = _neighbour(h.point.payload, score)
+        if slots := slot_keys(cand.text):
+            same_slot, _ = await engine.store.scroll(
+                "memories", where.and_(MatchAny("slots", tuple(slots))), limit=_NEIGHBOURS
+            )
+            for p in same_slot:
+                if p.payload["id"] not in near:
+                    near[p.payload["id"]] = _neighbour(p.payload, max(floor, 0.0))
+        out.append(sorted(near.values(), key=lambda n: -n.score))
     return out, vectors
+
+
+def _neighbour(payload: dict[str, Any], score: float) -> Neighbour:
+    return Neighbour(
+        id=payload["id"], content=payload["content"], score=round(score, 4), layer=payload["layer"]
+    )
 
 
 async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occurred_at) -> list[Decision]:
@@ -225,7 +246,13 @@ async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occu
 
 async def _apply(engine, scope, cand: Candidate, vector: list[float], action: str, targets: list[str],
                  metadata, occurred_at) -> str | None:  # fmt: skip
-    extra = {"evidence": cand.source_ids or None, "proactive": cand.proactive or None, "occurred_at": occurred_at}
+    extra = {
+        "evidence": cand.source_ids or None,
+        "proactive": cand.proactive or None,
+        "occurred_at": occurred_at,
+        "slots": slot_keys(cand.text) or None,
+        "session_id": scope.session_id,  # a new version is provenance of the write that made it
+    }
     if action in ("NOOP", "INVALID", "RAW_ONLY"):
         return None
     if action == "OVERRIDE" and targets:

@@ -35,7 +35,8 @@ CHITCHAT = re.compile(
     r"^(?:你好|您好|嗨|哈喽|哈啰|早上好|晚上好|早安|晚安|再见|拜拜|谢谢你?|谢啦|多谢|感谢|"
     r"好的|好吧|好哒|好|行|可以|嗯+|哦+|噢|喔|啊+|对的|对|是的|没错|收到|明白了?|知道了|懂了|"
     r"了解|记住了|记下了|我明白了|我知道了|没问题|不客气|辛苦了|哈+|呵+|嘿+|嘻+|厉害|太棒了|"
-    r"真棒|不错|很好|你说得对|有道理|原来如此|继续|加油|"
+    r"真棒|不错|很好|你说得对|有道理|原来如此|继续|加油|不用了?|不必了?|没事|没关系|太?好笑了?|"
+    r"笑死(?:我了)?|太?有意思了?|有趣|好玩|"
     r"hi|hello|hey|yo|bye|goodbye|goodnight|goodmorning|morning|thanks|thank|you|thx|ty|"
     r"okay|ok|kk|k|sure|yes|yeah|yep|yup|nope|nah|no|cool|nice|great|awesome|perfect|fine|"
     r"alright|right|exactly|gotit|noted|isee|makessense|soundsgood|lol|(?:ha)+h?|wow|oh|ah|"
@@ -59,7 +60,7 @@ COMMAND = _rx(
     r"能否|总结一?下|翻译|解释一下|写(?:一)?(?:个|段|篇|下)|生成|列出|查一下|查查|搜一下|搜索|"
     r"打开|运行|执行|看看|看一下|告诉我|说说|讲讲|介绍一下|分析一下|改一下|优化一下|重写|继续|"
     r"重试|再来|我想问|想请教|问一下|我想知道|推荐一下|推荐几)",
-    r"^(?:please|pls|plz|kindly|can\s+you|could\s+you|would\s+you|will\s+you|help\s+me|write|"
+    r"^(?:please(?!\s+call\s+me\b)|pls|plz|kindly|can\s+you|could\s+you|would\s+you|will\s+you|help\s+me|write|"
     r"summari[sz]e|translate|explain|list|show\s+me|tell\s+me|give\s+me|generate|create|"
     r"make\s+(?:me|a|an)|find|search|look\s+up|fix|refactor|rewrite|draft|describe|continue|"
     r"go\s+ahead|try\s+again|let\s+me\s+know|i\s+want\s+to\s+ask|i\s+wonder|"
@@ -83,6 +84,60 @@ PRONOUN_SUBJECT = _rx(
     r"^(?:it|it's|they|they're|he|he's|she|she's|this's|that's)\b",
     r"^(?:this|that|these|those)(?:\s+one)?(?=\s+(?:is|was|are|were|will|should|works?|looks?|"
     r"seems?|sounds?|has|had|got|became|broke|failed|changed|moved)\b|\s*$)",
+    flags=_I,
+)
+
+# Requests to the assistant: imperatives, "I want you to…", "把…翻译成…" (no subject before 把),
+# suggestions ending in 吧 without a subject ("讲个笑话吧"). "remind me to …" is a reminder,
+# kept (it is time-bound); "remind me which …" asks for something.
+REQUEST = _rx(
+    r"^(?:say|tell|give|show|repeat|remind\s+me(?!\s+to\b)|translate|write|explain|list|summari[sz]e|"
+    r"make|find|search|look\s+up|check|help|send|book|set|add|remove|delete|update|open|play|read|"
+    r"draft|compose|generate|recommend|suggest|describe|compare|calculate|convert|fix|run|stop|"
+    r"cancel|answer|define|spell|count|sing|draw|rewrite|rephrase|shorten|expand|guess|pick|choose|"
+    r"do\s+not|don't|let\s+me\s+know|go\s+on|keep\s+going)\b",
+    r"^(?:i\s+(?:want|need|would\s+like|'d\s+like)\s+you\s+to|i'd\s+like\s+to\s+know|"
+    r"i\s+(?:want|need)\s+(?:a|an|some)\s+(?:joke|poem|story|summary|translation|list|example))\b",
+    r"^(?:把|将)(?!我)",
+    r"^(?:讲|说|写|唱|画|来|念|读|背|算|查|找|编|出|给|列|推荐|介绍|翻译|解释|总结|分析|比较|计算|"
+    r"搜|看|改|润色|想)(?:个|一个|一首|一段|一篇|一下|几个|一些|点)",
+    r"^(?:我(?:想|要)(?:让|请)?你|我需要你|你(?:能|可以|帮|给|来|去|再))",
+    r"^(?![我咱])[^，,。]{0,12}吧$",
+    flags=_I,
+)
+# Verdicts on the assistant's answer: not facts about the user.
+ABOUT_ASSISTANT = _rx(
+    r"\byou(?:'re|\s+are|\s+were)\s+(?:(?:totally|completely|so|absolutely)\s+)?(?:wrong|right|"
+    r"mistaken|correct|confused)\b",
+    r"\byou\s+(?:misunderstood|misread|forgot|got\s+(?:it|that|this)\s+wrong|didn't\s+understand)",
+    r"\b(?:that's|that\s+is|this\s+is|it's)\s+(?:not\s+(?:right|correct|true|what\s+i)|wrong|"
+    r"incorrect|a\s+(?:good|great|bad)\s+(?:answer|point|idea))",
+    r"\bnot\s+what\s+i\s+(?:asked|meant|wanted)\b|\b(?:good|great|nice|bad|wrong)\s+answer\b",
+    r"^(?:that's|this\s+is|it's|so|how|very)\s+(?:so\s+|really\s+)?(?:funny|hilarious|interesting|"
+    r"helpful|useful|cool|weird|strange)\b",
+    r"你(?:说|讲|答|记|理解|写|翻译|算)?(?:得|的)?(?:不对|错了|有误|对了|没错|很对)",
+    r"你(?:说|记|搞|弄|理解|算|答|写)错了?",
+    r"(?:这个|你的|刚才的)?(?:回答|答案|说法)(?:不对|错了|有误|很好|不错|有问题|不准确)",
+    r"不是我(?:要|想要|问|说)的",
+    flags=_I,
+)
+# Talk about the memory itself ("forget what I just said", "你还记得吗").
+META_MEMORY = _rx(
+    r"\b(?:forget|ignore|disregard|erase|delete|scratch)\b(?:\s+\w+){0,3}\s+"
+    r"(?:what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote)|that|this|it|everything|my\s+last)\b",
+    r"\b(?:forget|ignore|disregard)\s+(?:it|that|this|everything)\b",
+    r"\bdon't\s+(?:remember|save|store|record)\b|\bdo\s+you\s+(?:still\s+)?remember\b",
+    r"(?:忘(?:掉|记)|别记|不要记|不用记|删掉|删除|清除|撤回)(?:我|掉)?(?:刚才|刚刚|之前|上面)?(?:说的|讲的|那句|这句|这个|那个|那些|的话)",
+    r"你(?:还)?记(?:得|住了?)(?:吗|么|没有?)",
+    flags=_I,
+)
+# Deferrals and hedges: the user has not said anything yet.
+DEFERRAL = _rx(
+    r"^(?:let\s+me\s+(?:think|see|check|get\s+back)|i'll\s+(?:think|get\s+back|let\s+you\s+know)|"
+    r"i\s+(?:need|have)\s+to\s+think|i'm\s+not\s+sure|i\s+don't\s+know|never\s*mind|maybe\s+later|"
+    r"we'll\s+see|forget\s+it|not\s+now|hold\s+on|wait)\b",
+    r"^(?:我)?(?:再)?(?:想想|想一想|考虑考虑|考虑一下|琢磨一下)|再说吧?$|^(?:算了|随便|不知道|不确定|"
+    r"看情况|等等|稍等|等一下|回头再说)",
     flags=_I,
 )
 
@@ -141,6 +196,15 @@ THIRD_PERSON = [
     (re.compile(r"\bI\s+(live|work|like|love|prefer|speak|know|use|enjoy)s\b"), r"I \1"),
     (re.compile(r"\bI\s+has\b"), "I have"),
 ]
+
+
+
+def first_person(text: str) -> str:
+    """A stored "用户住在上海" / "The user lives in Berlin" read as the user's own words."""
+    for pattern, repl in THIRD_PERSON:
+        text = pattern.sub(repl, text)
+    return text
+
 
 # -- Similarity lexicons ----------------------------------------------------------------
 
@@ -244,6 +308,40 @@ def _is_product(slot: str | None, value: str) -> bool:
     return slot is not None and slot not in STOP_WORDS and (slot in _PRODUCTS or "." in value)
 
 
+# Things a person has one of at a time: the value names the kind, so the pattern does not
+# need to ("我现在用华为 Mate 60" is a phone, "bought a Tesla Model 3" a car).
+_VEHICLE = (
+    r"(?i:特斯拉|比亚迪|蔚来|理想|小鹏|问界|极氪|小米\s?SU7|宝马|奔驰|奥迪|大众|丰田|本田|日产|马自达|"
+    r"福特|别克|雪佛兰|吉利|红旗|保时捷|沃尔沃|凯迪拉克|雷克萨斯|"
+    r"Tesla|Honda|Toyota|BMW|Mercedes(?:-Benz)?|Audi|Volkswagen|VW|Ford|Chevy|Chevrolet|Nissan|"
+    r"Mazda|Subaru|Hyundai|Kia|Volvo|Porsche|Jeep|Lexus|Rivian|Polestar|BYD|NIO|Civic|Corolla|"
+    r"Camry|Prius|Accord|Model\s?[3SXY])(?:\s?(?:Model\s?[3SXY]|[A-Z0-9][\w-]*|汉|唐|秦|宋|元|海豹|海鸥)){0,2}"
+)
+_PHONE = (
+    r"(?i:iPhone(?:\s?\d{1,2})?(?:\s?(?:Pro|Plus|Max|mini))*|华为\s?(?:Mate|P|nova|Pura)\s?\d+(?:\s?Pro)?|"
+    r"(?:华为|小米|红米|荣耀|一加|OPPO|vivo|OnePlus)\s?[A-Za-z]*\s?\d+\w*(?:\s?(?:Pro|Ultra))?|"
+    r"Pixel\s?\d+\w*(?:\s?Pro)?|Galaxy\s?[SZA]\d+\w*(?:\s?(?:Ultra|\+))?|安卓手机|苹果手机)"
+)
+_COMPUTER = (
+    r"(?i:MacBook(?:\s?(?:Air|Pro))?(?:\s?M\d\w*)?|ThinkPad(?:\s?[A-Z]\d+\w*)?|Surface(?:\s?\w+)?|"
+    r"XPS(?:\s?\d+)?|Mac\s?mini|Mac\s?Studio|iMac|拯救者\w*|ROG\s?\w+)"
+)
+_I_NOW = r"(?:\bI|我|(?<=[，,])\s*|^)(?:\s*(?:now|currently|still|just|recently|also|现在|目前|已经|还|刚|也))*\s*"
+
+
+def _owned(kind: str) -> tuple[str, ...]:
+    return (
+        rf"(?i:{_I_NOW}(?:drive|own|use|have|got|bought|purchased|leased|switched\s+to|"
+        rf"upgraded\s+to|开|用|买了|换了|提了|入手了|换成了?|升级到了?)\s*(?:(?:a|an|the|my|的是|一台|一辆|一部|"
+        rf"新的?|二手的?|new|used|second-hand)\s*)*(?:\d{{4}}\s*年?款?的?\s*)?)(?P<value>{kind})",
+        rf"(?i:\band\s+(?:then\s+)?(?:bought|got|purchased)\s+(?:a|an|the)?\s*(?:new\s+|used\s+)?"
+        rf"(?:\d{{4}}\s+)?)(?P<value>{kind})",
+        rf"(?i:(?:\bmy\s+(?:car|phone|laptop|computer|ride)\s+is(?:\s+now)?\s+(?:a|an)?|"
+        rf"我(?:的|用的|开的)(?:车|手机|电脑|笔记本)(?:现在)?(?:是|换成了?))\s*(?:\d{{4}}\s*年?款?的?\s*)?)"
+        rf"(?P<value>{kind})",
+    )
+
+
 # -- The attribute table ------------------------------------------------------------------
 
 ZH_TIME = (
@@ -316,6 +414,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
          stateful=True),
     _row("work_city", "location_change",
          rf"在(?P<value>{CITIES})(?:工作|上班)",
+         rf"(?:调到|调去|转到|派到|外派到|派驻)(?P<value>{CITIES})",
          rf"(?i:\bI\s+(?:now\s+|currently\s+)?work\s+in)\s+{_EN_PROPER}",
          stateful=True),
     _row("employer", "job_change",
@@ -323,6 +422,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
          rf"我(?:现在|目前|已经)?在(?!(?:{CITIES})(?:工作|上班))\s*(?P<value>[^\s，,。！!；;]{{2,16}}?)\s*"
          r"(?:工作|上班|任职|实习)",
          r"我的?(?:公司|单位|东家)是\s*(?P<value>[^\s，,。！!；;了]{2,16})",
+         rf"我(?:现在|目前|已经)?在\s*(?P<value>[^\s，,。！!；;在]{{2,16}}?)\s*(?:做|当|担任)"
+         rf"[{CJK}A-Za-z]{{0,8}}?(?:{_ZH_ROLE})",
          rf"(?i:\bI\s+(?:now\s+|currently\s+|still\s+)?(?:work|am\s+working|'m\s+working)\s+(?:at|for)"
          rf"|\bI\s+(?:have\s+|just\s+|recently\s+)?joined|\bI\s+(?:have\s+)?(?:started|got)\s+a\s+"
          rf"(?:new\s+)?job\s+at|\bmy\s+employer\s+is)\s+{_EN_PROPER}",
@@ -368,6 +469,14 @@ ATTRIBUTES: tuple[Attribute, ...] = (
          r"(?<![\w.])(?P<slot>[A-Za-z][A-Za-z+#.-]*[A-Za-z+#])\s*(?:v(?=\d))?"
          r"(?P<value>\d+(?:\.\d+)*)(?![\d.]*\s*(?:%|am\b|pm\b))",
          accept=_is_product),
+    _row("vehicle", "vehicle_replaced", *_owned(_VEHICLE), stateful=True),
+    _row("phone", "device_replaced", *_owned(_PHONE), stateful=True),
+    _row("computer", "device_replaced", *_owned(_COMPUTER), stateful=True),
+    _row("diet", "diet_change",
+         r"我(?:现在|目前|已经)?(?:不再|不)?(?P<value>吃素|素食)",
+         r"(?i:\bI(?:'m|\s+am)\s+(?:now\s+|still\s+|no\s+longer\s+|not\s+)?(?:a\s+)?)"
+         r"(?P<value>vegetarian|vegan|pescatarian)",
+         stateful=True),
 )  # fmt: skip
 
 
@@ -408,7 +517,7 @@ REPLACEMENTS = tuple(
     for p in (
         rf"把\s*(?P<old>{_ZH_SPAN}+?)\s*(?:换成|改成|替换成|替换为|改为|迁移到|迁到|切换到|切到|升级到|换到)了?"
         rf"\s*(?P<new>{_ZH_SPAN}+)",
-        rf"(?:从|由)\s*(?P<old>{_ZH_SPAN}+?)\s*(?:换成|改成|迁移到|迁到|切换到|切到|换到|转到|改为|升级到|"
+        rf"(?:从|由)\s*(?P<old>{_ZH_SPAN}+?)\s*(?:换成|改成|迁移到|迁到|切换到|切到|换到|转到|调到|调去|改为|升级到|"
         rf"升级为|改用|换为)了?\s*(?P<new>{_ZH_SPAN}+)",
         rf"不(?:再)?(?:用|使用)\s*(?P<old>{_ZH_SPAN}+?)\s*了?(?:\s*[，,]?\s*(?:改用|换成|换用|改成|现在用|用)"
         rf"\s*(?P<new>{_ZH_SPAN}+))?(?:$|[，,。；;])",
@@ -425,4 +534,25 @@ REPLACEMENTS = tuple(
         r"(?P<new>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)*)\s+(?i:replaced|has\s+replaced|replaces)\s+"
         r"(?P<old>[\w.+#-]+(?:\s+[A-Z0-9][\w.+#-]*)*)",
     )
+)
+
+# "No longer X" without a new value: the old memory is retired by the new statement.
+DEPARTURES = tuple(
+    re.compile(p)
+    for p in (
+        r"(?:从|在)\s*(?P<old>[^\s，,。！!；;从在]{2,12}?)\s*(?:离职|辞职|毕业|退休)",
+        r"(?:离开|卖掉|卖了|退掉|退了|戒掉|戒了|不再(?:吃|喝|用|玩|去|住在?|开|做))了?\s*"
+        r"(?:我的|那辆|那台|那部)?\s*(?P<old>[^\s，,。！!；;了]{1,12})",
+        r"(?i:\bsold)\s+(?i:my|the|our)\s+(?P<old>[\w.+#-]+(?:\s+[\w.+#-]+){0,2}?)"
+        r"(?=\s+(?i:and|but|last|yesterday|because)\b|\s*[,.;!]|\s*$)",
+        r"(?i:\b(?:quit|left|resigned\s+from))\s+(?i:my\s+job\s+at\s+)?"
+        r"(?P<old>[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})",
+        r"(?i:\b(?:quit|gave\s+up|stopped))\s+(?i:(?:drinking|eating|smoking|using|playing|doing)\s+)?"
+        r"(?P<old>[a-z][\w-]*)(?=\s*(?:[,.;!]|$|\s+(?:and|but|last|this|for)\b))",
+    )
+)
+
+# A departure that says which slot it leaves, so the memory it retires can be found by slot.
+LEFT_JOB = re.compile(
+    r"离职|辞职|辞掉了?工作|被裁|(?i:\bquit\s+my\s+job|\bresigned\b|\bleft\s+my\s+job|\blaid\s+off)"
 )

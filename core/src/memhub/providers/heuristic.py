@@ -105,12 +105,6 @@ def _drop_fillers(text: str) -> str:
     return P.FILLERS.sub(lambda m: "" if _CJK_RUN.match(m.group()) else " ", text)
 
 
-def _first_person(text: str) -> str:
-    for pattern, repl in P.THIRD_PERSON:
-        text = pattern.sub(repl, text)
-    return text
-
-
 # -- Sentence classes -----------------------------------------------------------------------
 
 
@@ -120,6 +114,12 @@ def _is_chitchat(text: str) -> bool:
 
 def _is_question(text: str, terminator: str = "") -> bool:
     return terminator in ("?", "？") or bool(P.QUESTION.search(text.strip(" 。.!！~")))
+
+
+def _is_talk(text: str) -> bool:
+    """About the conversation, not the user: a verdict on the answer, talk about the memory
+    itself ("forget what I just said"), or a deferral ("let me think about it")."""
+    return bool(P.ABOUT_ASSISTANT.search(text) or P.META_MEMORY.search(text) or P.DEFERRAL.match(text))
 
 
 def _strip_fillers(text: str) -> str:
@@ -173,10 +173,10 @@ def _statements(body: str, terminator: str) -> list[str]:
     kept: list[str] = []
     for i, clause in enumerate(clauses):
         clause = _strip_fillers(clause)
-        if P.COMMAND.match(clause):
+        if P.COMMAND.match(clause) or P.REQUEST.match(clause):
             break  # what follows a command is its object, not a statement
         end = terminator if i == len(clauses) - 1 else ""  # "?" closes only the last clause
-        if clause and not _is_chitchat(clause) and not _is_question(clause, end):
+        if clause and not _is_chitchat(clause) and not _is_question(clause, end) and not _is_talk(clause):
             kept.append(clause)
     if not kept:
         return []
@@ -250,7 +250,7 @@ def _clean_term(term: str | None) -> str:
 
 @lru_cache(maxsize=4096)
 def _facts(text: str) -> _Facts:
-    text = _first_person(text.strip())
+    text = P.first_person(text.strip())
     folded = _fold(text)
     tokens = _tokens(_drop_fillers(folded))
     replacement = None
@@ -258,6 +258,11 @@ def _facts(text: str) -> _Facts:
         if (m := pattern.search(text)) and (old := _clean_term(m["old"])):
             replacement = (old, _clean_term(m["new"]))
             break
+    else:  # "I sold the Civic", "我从阿里离职了": an old value retired without a new one
+        for pattern in P.DEPARTURES:
+            if (m := pattern.search(text)) and (old := _clean_term(m["old"])):
+                replacement = (old, "")
+                break
     return _Facts(
         text=text,
         key=_key(text),
@@ -279,6 +284,19 @@ def _mentions(text: str, term: str) -> bool:
         return False
     words = [re.escape(w) for w in term.split()]
     return bool(re.search(r"(?<![a-z0-9])" + r"\s*".join(words) + r"(?![a-z0-9])", _fold(text)))
+
+
+def _stem(word: str) -> str:
+    return re.sub(r"(?:ing|ed|es|e|s)$", "", word) if len(word) > 5 else word
+
+
+def _mentions_form(text: str, term: str) -> bool:
+    """``_mentions``, or an English one-word term in another form ("smoking" / "smoke")."""
+    if _mentions(text, term):
+        return True
+    if not re.fullmatch(r"[a-z]{6,}", term):
+        return False
+    return bool(re.search(r"(?<![a-z])" + re.escape(_stem(term)) + r"[a-z]{0,4}(?![a-z])", _fold(text)))
 
 
 def _contains(a: str, b: str) -> bool:
@@ -345,11 +363,13 @@ def _relate(c: _Facts, n: _Facts) -> _Relation | None:
     if by_table and by_table.action == "OVERRIDE":
         return by_table
     old, new = c.replacement or ("", "")
-    if old and _mentions(n.text, old) and not _mentions(n.text, new):
+    if old and _mentions_form(n.text, old) and not _mentions(n.text, new):
         if c.future:
             return _Relation(
                 "SUPPLEMENT", "planned_change", f"plan to replace '{old}' with '{new}'"
             )
+        if not new:
+            return _Relation("OVERRIDE", "no_longer", f"'{old}' no longer holds")
         return _Relation("OVERRIDE", _replacement_label(old, new), f"'{old}' replaced by '{new}'")
     same_polarity = c.negated == n.negated
     covered = len(c.tokens) >= 2 and len(c.tokens & n.tokens) >= 0.9 * len(c.tokens)
