@@ -8,20 +8,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from memhub import _transfer
 from memhub.config import Settings
 from memhub.embed.base import Embedder
 from memhub.engine import digest as digest_ops
-from memhub.engine import erase, hmg, read, write
+from memhub.engine import erase, hmg, read, transfer, write
 from memhub.engine.core import Engine
 from memhub.errors import StoreLockedError
 from memhub.models import (
     ConversationResult,
     CorrectResult,
     DigestResult,
+    ExportResult,
     ForgetResult,
     GovernResult,
     HandoffResult,
     HistoryResult,
+    ImportResult,
     MemorizeResult,
     MemoryItem,
     RecallResult,
@@ -30,6 +33,7 @@ from memhub.models import (
     Stats,
     WriteResult,
 )
+from memhub.progress import Progress
 from memhub.providers.factory import build_extractor, build_judge
 from memhub.scope import ANY, Scope, git_scope
 from memhub.store.base import MemoryStore
@@ -400,6 +404,81 @@ class MemoryClient:
         if (mode or self.settings.mode) != "dual":
             return DigestResult(processed=0)
         return await digest_ops.digest(self.engine, llm=self._digest_llm(), tenant=self.scope.tenant)
+
+    # -- moving memories ----------------------------------------------------------------
+
+    @_hub_aware
+    async def export(
+        self,
+        dest: _transfer.Dest,
+        *,
+        user_id: str | None = None,
+        app_id: str | None = None,
+        include_vectors: bool = False,
+        progress: Progress | None = None,
+    ) -> ExportResult:
+        """Every version of every memory of this tenant as JSON Lines (``memhub.engine.jsonl``).
+
+        Each line carries status, exposure, epistemic level, scope, relations and the audit
+        events; sealed and tombstoned memories carry no text (as ``history`` shows them).
+
+        Args:
+            dest: a file path (written whole, or left untouched if interrupted) or a text stream.
+            user_id / app_id: only that user's / app's memories (tombstones keep neither).
+            include_vectors: also the vectors, so a store with the same embedder reuses them.
+            progress: receives the count (``memhub.progress.bar()`` draws a bar).
+
+        Example:
+            >>> await client.export("memories.jsonl", user_id="alice")
+            ExportResult(exported=42, events=57, vectors=False)
+        """
+        s = await self._ready()
+        with _transfer.writer(dest) as write_line:
+            return await transfer.export(
+                self.engine,
+                write_line,
+                s.tenant,
+                user_id=user_id,
+                app_id=app_id,
+                include_vectors=include_vectors,
+                progress=progress,
+            )
+
+    @_hub_aware
+    async def import_(
+        self,
+        source: _transfer.Source,
+        *,
+        from_: str = "memhub",
+        strict: bool = False,
+        include_deleted: bool = False,
+        progress: Progress | None = None,
+    ) -> ImportResult:
+        """Import an export (or a mem0 store) into this tenant; running it again adds nothing.
+
+        Memories keep their ids, versions, chains and audit events; secrets are redacted
+        on the way in; vectors are reused when the export names this store's embedder and
+        made here (in batches) when not. An interrupted import resumes when run again.
+
+        Args:
+            source: an export file's path or its lines; with ``from_="mem0"``, a mem0 store's
+                folder (its Qdrant ``collection`` folder and ``history.db``).
+            strict: check every line first and change nothing if one is not a memory record;
+                by default such a line is reported (``ImportResult.errors``) and skipped.
+            include_deleted: mem0 only: also import the text of deleted memories (as archived).
+            progress: receives the count (``memhub.progress.bar()`` draws a bar).
+
+        Example:
+            >>> await client.import_("memories.jsonl")
+            ImportResult(imported=42, skipped=0, ...)
+        """
+        s = await self._ready()
+        lines = _transfer.lines_of(source, from_, include_deleted=include_deleted)
+        if strict:
+            transfer.validate(lines())
+        return await transfer.import_lines(
+            self.engine, lines(), s.tenant, total=lines.count(), progress=progress
+        )
 
     def _procedure_options(self) -> dict[str, Any] | None:
         if not self.settings.procedure_enabled:

@@ -225,3 +225,33 @@ class ForgetResult(BaseModel):
         description="the user's records erased by this call (memories tombstoned, LangGraph store "
         "items deleted); 0 when nothing was left"
     )
+
+
+# -- moving memories (export / import) ----------------------------------------------
+
+
+class ExportResult(BaseModel):
+    """What ``export`` wrote: one line per memory version after the header line."""
+
+    exported: int = Field(
+        description="memory lines written (every version, any status and exposure)"
+    )
+    events: int = Field(description="audit events written with them")
+    vectors: bool = Field(description="whether the lines carry the vectors")
+
+
+class ImportResult(BaseModel):
+    """What ``import_`` did; running the same import again reports everything as ``skipped``."""
+
+    imported: int = Field(description="memories added")
+    skipped: int = Field(description="memories already in the store (same id): left as they are")
+    invalid: int = Field(
+        0, description="lines that were not memory records: reported and not applied"
+    )
+    embedded: int = Field(
+        0, description="memories whose vectors were made here (no reusable vectors in the file)"
+    )
+    errors: list[str] = Field(
+        default_factory=list, description="the first invalid lines, with their line numbers"
+    )
+    notes: list[str] = Field(default_factory=list)

@@ -27,17 +27,20 @@ from urllib.parse import quote
 
 import httpx
 
-from memhub import errors
+from memhub import _transfer, errors
+from memhub.engine import jsonl, transfer
 from memhub.engine.erase import check_id
 from memhub.errors import InvalidInputError, MemHubError, StoreLockedError
 from memhub.models import (
     ConversationResult,
     CorrectResult,
     DigestResult,
+    ExportResult,
     ForgetResult,
     GovernResult,
     HandoffResult,
     HistoryResult,
+    ImportResult,
     MemorizeResult,
     MemoryItem,
     RecallResult,
@@ -46,12 +49,14 @@ from memhub.models import (
     Stats,
     WriteResult,
 )
+from memhub.progress import Progress
 from memhub.scope import SCOPE_KEYS, Scope, git_scope
 from memhub.sync import SyncMemoryClient
 
 __all__ = ["HUB_FILE", "Hub", "RemoteClient", "SyncRemoteClient", "connect_hub", "read_hub"]
 
 HUB_FILE = "hub.json"
+_IMPORT_CHUNK = 512 * 1024  # bytes per import request: well under the server's body limit
 
 # The code of the JSON error body -> the class raised here (every class of memhub.errors).
 _BY_CODE: dict[str, type[MemHubError]] = {
@@ -420,6 +425,106 @@ class RemoteClient:
     async def digest(self, *, mode: str | None = None) -> DigestResult:
         data = await self._request("POST", "/v1/hmg/digest", body=_drop_none({"mode": mode}))
         return DigestResult.model_validate(data)
+
+    # -- moving memories --------------------------------------------------------------
+
+    async def export(
+        self,
+        dest: _transfer.Dest,
+        *,
+        user_id: str | None = None,
+        app_id: str | None = None,
+        include_vectors: bool = False,
+        progress: Progress | None = None,
+    ) -> ExportResult:
+        progress = progress or Progress()
+        if self._http is None:
+            self._http = httpx.AsyncClient(**self._http_args)
+        params = _drop_none(
+            {"user_id": user_id, "app_id": app_id, "include_vectors": include_vectors}
+        )
+        progress.start("export")
+        exported = events = 0
+        with _transfer.writer(dest) as write:
+            try:
+                async with self._http.stream("GET", "/v1/export", params=params) as response:
+                    if response.is_error:
+                        await response.aread()
+                        raise _error(response)
+                    async for line in response.aiter_lines():
+                        if not line:
+                            continue
+                        write(line + "\n")
+                        if '"memory":' in line:
+                            exported += 1
+                            events += len(json.loads(line).get("events") or [])
+                            progress.advance(1)
+            except httpx.HTTPError as err:
+                unavailable = MemHubError(f"memhub server at {self.base_url} did not answer: {err}")
+                unavailable.code = "unavailable"
+                raise unavailable from err
+        return ExportResult(exported=exported, events=events, vectors=include_vectors)
+
+    async def import_(
+        self,
+        source: _transfer.Source,
+        *,
+        from_: str = "memhub",
+        strict: bool = False,
+        include_deleted: bool = False,
+        progress: Progress | None = None,
+    ) -> ImportResult:
+        progress = progress or Progress()
+        lines = _transfer.lines_of(source, from_, include_deleted=include_deleted)
+        if strict:  # checked here, so no chunk is sent if any line is bad
+            transfer.validate(lines())
+        progress.start("import", lines.count())
+        total = ImportResult(imported=0, skipped=0)
+        header, chunk, first, size = "", [], 0, 0
+        for number, text in lines():
+            if number == 1 and jsonl.read_header(text) is not None:
+                header = text
+                progress.advance(1)
+                continue
+            if not chunk:
+                first = number
+            chunk.append(text)
+            size += len(text) + 1
+            if size >= _IMPORT_CHUNK:
+                await self._import_chunk(header, chunk, first, total, progress)
+                chunk, size = [], 0
+        if chunk:
+            await self._import_chunk(header, chunk, first, total, progress)
+        return total
+
+    async def _import_chunk(
+        self, header: str, chunk: list[str], first: int, total: ImportResult, progress: Progress
+    ) -> None:
+        if self._http is None:
+            self._http = httpx.AsyncClient(**self._http_args)
+        body = "\n".join([header, *chunk] if header else chunk).encode()
+        try:
+            response = await self._http.post(
+                "/v1/import",
+                content=body,
+                params={"first_line": first},
+                headers={"Content-Type": "application/x-ndjson"},
+            )
+        except httpx.HTTPError as err:
+            unavailable = MemHubError(f"memhub server at {self.base_url} did not answer: {err}")
+            unavailable.code = "unavailable"
+            raise unavailable from err
+        if response.is_error:
+            raise _error(response)
+        part = ImportResult.model_validate(response.json())
+        for key in ("imported", "skipped", "invalid", "embedded"):
+            setattr(total, key, getattr(total, key) + getattr(part, key))
+        total.errors += part.errors[: transfer.MAX_ERRORS - len(total.errors)]
+        for note in part.notes:
+            if note not in total.notes:
+                total.notes.append(note)
+                progress.note(note)
+        progress.advance(len(chunk))
 
 
 class SyncRemoteClient(SyncMemoryClient):

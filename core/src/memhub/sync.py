@@ -13,6 +13,7 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
 
+from memhub import _transfer
 from memhub.client import MemoryClient
 from memhub.config import Settings
 from memhub.embed.base import Embedder
@@ -21,10 +22,12 @@ from memhub.models import (
     ConversationResult,
     CorrectResult,
     DigestResult,
+    ExportResult,
     ForgetResult,
     GovernResult,
     HandoffResult,
     HistoryResult,
+    ImportResult,
     MemorizeResult,
     MemoryItem,
     RecallResult,
@@ -33,6 +36,7 @@ from memhub.models import (
     Stats,
     WriteResult,
 )
+from memhub.progress import Progress
 from memhub.store.base import MemoryStore
 
 T = TypeVar("T")
@@ -196,3 +200,43 @@ class SyncMemoryClient:
 
     def digest(self, *, mode: str | None = None) -> DigestResult:
         return self._run(self._client.digest(mode=mode))
+
+    # -- moving memories: one call each ------------------------------------------------
+
+    def export(
+        self,
+        dest: _transfer.Dest,
+        *,
+        user_id: str | None = None,
+        app_id: str | None = None,
+        include_vectors: bool = False,
+        progress: Progress | None = None,
+    ) -> ExportResult:
+        return self._run(
+            self._client.export(
+                dest,
+                user_id=user_id,
+                app_id=app_id,
+                include_vectors=include_vectors,
+                progress=progress,
+            )
+        )
+
+    def import_(
+        self,
+        source: _transfer.Source,
+        *,
+        from_: str = "memhub",
+        strict: bool = False,
+        include_deleted: bool = False,
+        progress: Progress | None = None,
+    ) -> ImportResult:
+        return self._run(
+            self._client.import_(
+                source,
+                from_=from_,
+                strict=strict,
+                include_deleted=include_deleted,
+                progress=progress,
+            )
+        )

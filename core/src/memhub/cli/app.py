@@ -30,7 +30,13 @@ from importlib.metadata import PackageNotFoundError, entry_points, version
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from memhub.cli import capture_commands, hmg_commands, memhub_commands, render
+from memhub.cli import (
+    capture_commands,
+    hmg_commands,
+    memhub_commands,
+    render,
+    transfer_commands,
+)
 from memhub.client import MemoryClient
 from memhub.errors import (
     ConflictError,
@@ -70,7 +76,12 @@ Handler = Callable[["Invocation"], Awaitable[int | None]]
 AddCommand = Callable[[str, Handler, str], argparse.ArgumentParser]
 
 # The registration point: a module here exposes ``register(add: AddCommand) -> None``.
-COMMAND_MODULES: list[ModuleType] = [hmg_commands, memhub_commands, capture_commands]
+COMMAND_MODULES: list[ModuleType] = [
+    hmg_commands,
+    memhub_commands,
+    capture_commands,
+    transfer_commands,
+]
 # Other distributions (memhub-server: serve-api, serve, keys) add commands through the
 # entry-point group "memhub.cli": each entry point is a ``register(add)`` function.
 PLUGIN_GROUP = "memhub.cli"

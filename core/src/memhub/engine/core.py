@@ -26,7 +26,8 @@ _META_ID = str(uuid.UUID(int=1))
 SCHEMA_VERSION = 2
 
 
-def _with_access(payload: dict[str, Any]) -> dict[str, Any]:
+def with_access(payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` with its access key (``memhub.engine.access``), as every write stores it."""
     return {**payload, ACCESS_KEY: access_keys(payload)}
 
 
@@ -93,7 +94,7 @@ class Engine:
             old = await self.store.retrieve("memories", [to_point_id(old_id)]) if old_id else []
             if old and old[0].payload.get("superseded_by") == point.payload["id"]:
                 full = (await self.store.retrieve("memories", [point.id], with_vectors=True))[0]
-                full.payload = _with_access({**full.payload, "status": "active"})
+                full.payload = with_access({**full.payload, "status": "active"})
                 await self.store.upsert("memories", [full])  # an upsert replaces vectors too: keep them
             else:
                 await self.store.delete("memories", [point.id])
@@ -107,7 +108,7 @@ class Engine:
             if not batch:
                 break
             full = await self.store.retrieve("memories", [p.id for p in batch], with_vectors=True)
-            await self.store.upsert("memories", [StoredPoint(p.id, _with_access(p.payload), p.dense, p.sparse)
+            await self.store.upsert("memories", [StoredPoint(p.id, with_access(p.payload), p.dense, p.sparse)
                                                  for p in full])  # fmt: skip
         found = await self.store.retrieve("meta", [_META_ID])
         meta = {**found[0].payload, "schema_version": SCHEMA_VERSION}
@@ -151,7 +152,7 @@ class Engine:
         for payload, text in zip(payloads, vector_texts, strict=True):
             vec = next(dense) if text else None
             sparse = self.bm25.document(text) if text else None
-            points.append(StoredPoint(to_point_id(payload["id"]), _with_access(payload), vec, sparse))
+            points.append(StoredPoint(to_point_id(payload["id"]), with_access(payload), vec, sparse))
         await self.store.upsert("memories", points)
 
     async def update(self, payload: dict[str, Any], patch: dict[str, Any], *, replace: bool = False) -> dict[str, Any]:
@@ -163,7 +164,7 @@ class Engine:
         rev = int(payload.get("rev", 0))
         new = dict(patch) if replace else {**payload, **patch}
         new.update(rev=rev + 1, updated_at=now())
-        new = _with_access(new)
+        new = with_access(new)
         pid = to_point_id(payload["id"])
         current = await self.store.retrieve("memories", [pid], with_vectors=True)
         if not current:

@@ -26,6 +26,7 @@ from memhub_server.auth import KEYS_FILE, Authenticator, KeyStore
 from memhub_server.routes_hmg import router as hmg_router
 from memhub_server.routes_memhub import router as memhub_router
 from memhub_server.routes_memhub import users_router
+from memhub_server.routes_transfer import router as transfer_router
 from memhub_server.schemas import Health
 from memhub_server.service import MemoryService
 
@@ -158,4 +159,5 @@ def create_app(
     )
     app.include_router(users_router, prefix="/v1/users", tags=["users"], responses=errors.RESPONSES)
     app.include_router(hmg_router, prefix="/v1/hmg", tags=["hmg"], responses=errors.RESPONSES)
+    app.include_router(transfer_router, prefix="/v1", tags=["transfer"], responses=errors.RESPONSES)
     return app

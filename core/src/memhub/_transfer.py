@@ -1,0 +1,69 @@
+"""Files for export and import, shared by the local and the remote client (no store access here)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from memhub.errors import InvalidInputError
+
+Source = str | Path | Iterable[str]
+Dest = str | Path | TextIO
+FORMATS = ("memhub", "mem0")
+
+
+@contextlib.contextmanager
+def writer(dest: Dest) -> Iterator[Callable[[str], Any]]:
+    """A ``write(text)`` into ``dest``: a path (written whole or not at all: a ``.part`` file
+    renamed at the end) or an open text stream."""
+    if isinstance(dest, str | Path):
+        path = Path(dest)
+        part = path.with_name(path.name + ".part")
+        with part.open("w", encoding="utf-8") as out:
+            yield out.write
+        part.replace(path)
+    else:
+        yield dest.write
+
+
+class Lines:
+    """The ``(line number, text)`` pairs of an import source, readable more than once."""
+
+    def __init__(self, path: Path | None = None, kept: list[str] | None = None) -> None:
+        self.path, self.kept = path, kept
+
+    def __call__(self) -> Iterator[tuple[int, str]]:
+        if self.path is None:
+            yield from enumerate(self.kept or [], start=1)
+            return
+        with self.path.open(encoding="utf-8", errors="replace") as lines:
+            yield from enumerate((line.rstrip("\n") for line in lines), start=1)
+
+    def count(self) -> int:
+        """How many lines (the progress total), without decoding them."""
+        if self.path is None:
+            return len(self.kept or [])
+        with self.path.open("rb") as raw:
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: raw.read(1 << 20), b""))
+
+
+def lines_of(source: Source, from_: str = "memhub", *, include_deleted: bool = False) -> Lines:
+    """The lines of ``source``. ``from_="mem0"``: ``source`` is a mem0 store folder, converted
+    on the fly (``memhub.engine.mem0``). Lines given as an iterable are kept in memory.
+    """
+    if from_ not in FORMATS:
+        raise InvalidInputError(f"cannot import from {from_!r}; known: {', '.join(FORMATS)}")
+    if from_ == "mem0":
+        from memhub.engine.mem0 import export_lines
+
+        if not isinstance(source, str | Path):
+            raise InvalidInputError("a mem0 store is read from its folder: pass its path")
+        return Lines(kept=list(export_lines(Path(source), include_deleted=include_deleted)))
+    if isinstance(source, str | Path):
+        path = Path(source)
+        if not path.is_file():
+            raise InvalidInputError(f"no export file at {path}")
+        return Lines(path=path)
+    return Lines(kept=[line.rstrip("\n") for line in source])

@@ -1,0 +1,247 @@
+"""The export format: JSON Lines, a header line then one line per memory (pure functions).
+
+Header::
+
+    {"format": "memhub-export", "version": 1, "exported_at": "...",
+     "embedder": {"name": "...", "dim": 384}, "vectors": false, "filters": {...}}
+
+Memory line (every version of every memory, in any status and exposure)::
+
+    {"id": "01HK...", "memory": {...the stored record...},
+     "events": [{"id": "<uuid>", "atom_id": "01HK...", "kind": "status", ...}],
+     "vectors": {"dense": [...], "bm25": {"indices": [...], "values": [...]}}}
+
+``memory`` holds the status, exposure, epistemic level, scope, times and relations
+(``supersedes``/``superseded_by``/``chain_root``/``version``, ``lessons``/``lesson_of``,
+``evidence``) exactly as stored; a sealed or tombstoned memory is stored without its
+text, so it leaves without it. ``vectors`` is there only with ``include_vectors``;
+the header's ``embedder`` says whether an importing store can reuse them.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from memhub.engine.access import ACCESS_KEY
+from memhub.engine.procedures import vector_text
+from memhub.engine.records import GOVERNED
+from memhub.engine.text import content_hash
+from memhub.engine.write import dated_text
+from memhub.errors import InvalidInputError
+from memhub.ids import is_memory_id
+from memhub.models import Procedure
+from memhub.redact import redact
+from memhub.store.base import SparseVector
+
+FORMAT = "memhub-export"
+VERSION = 1
+STATUSES = ("active", "superseded", "negated", "archived")
+EXPOSURES = ("visible", "quarantined", "sealed", "tombstoned")
+_INTERNAL = (ACCESS_KEY,)  # derived from the other fields, recomputed on import
+
+
+def header(
+    embedder_name: str, dim: int, *, vectors: bool, filters: dict[str, str], at: str
+) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": at,
+        "embedder": {"name": embedder_name, "dim": dim},
+        "vectors": vectors,
+        "filters": filters,
+    }
+
+
+def memory_line(
+    payload: dict[str, Any],
+    events: list[dict[str, Any]],
+    dense: list[float] | None,
+    sparse: SparseVector | None,
+) -> dict[str, Any]:
+    line: dict[str, Any] = {
+        "id": payload["id"],
+        "memory": {k: v for k, v in payload.items() if k not in _INTERNAL},
+        "events": events,
+    }
+    if dense is not None or sparse is not None:
+        line["vectors"] = {
+            "dense": dense,
+            "bm25": {"indices": sparse.indices, "values": sparse.values} if sparse else None,
+        }
+    return line
+
+
+def dumps(obj: dict[str, Any]) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass
+class Record:
+    """One memory ready to import: redacted, checked, with the text to embed if any."""
+
+    line: int
+    payload: dict[str, Any]
+    events: list[dict[str, Any]]
+    dense: list[float] | None
+    sparse: SparseVector | None
+    text: str | None
+    """What the vectors are made from (``None``: a governed memory, stored without vectors)."""
+    changed: bool
+    """Redaction changed its text: exported vectors (made from the secret) are not reused."""
+
+
+def read_header(text: str) -> dict[str, Any] | None:
+    """The header if ``text`` (the first line) is one, else ``None``."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if isinstance(obj, dict) and obj.get("format") == FORMAT:
+        if obj.get("version") != VERSION:
+            raise InvalidInputError(
+                f"export format version {obj.get('version')!r} is not supported (expected {VERSION})"
+            )
+        return obj
+    return None
+
+
+def parse_line(text: str, line: int, dim: int | None) -> Record:
+    """One memory line, checked; ``InvalidInputError`` naming the line if it is not one.
+
+    ``dim``: the dense size the header announced (vectors of another size are refused).
+    """
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InvalidInputError(f"line {line}: not JSON ({err.msg})") from err
+    try:
+        return _record(obj, line, dim)
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        if isinstance(err, InvalidInputError):
+            raise
+        raise InvalidInputError(
+            f"line {line}: not a memory record ({type(err).__name__}: {err})"
+        ) from err
+
+
+def _check(ok: bool, line: int, message: str) -> None:
+    if not ok:
+        raise InvalidInputError(f"line {line}: {message}")
+
+
+def _record(obj: Any, line: int, dim: int | None) -> Record:
+    _check(isinstance(obj, dict), line, "not a JSON object")
+    payload = obj["memory"]
+    _check(isinstance(payload, dict), line, "'memory' must be an object")
+    atom_id = payload.get("id")
+    _check(
+        isinstance(atom_id, str) and is_memory_id(atom_id),
+        line,
+        f"'memory.id' is not a memory id: {atom_id!r}",
+    )
+    _check(obj.get("id", atom_id) == atom_id, line, "'id' and 'memory.id' differ")
+    _check(isinstance(payload.get("created_at"), str), line, "'memory.created_at' is missing")
+    exposure = payload.setdefault("exposure", "visible")
+    _check(exposure in EXPOSURES, line, f"unknown exposure {exposure!r}")
+    _check(
+        payload.get("status", "active") in STATUSES,
+        line,
+        f"unknown status {payload.get('status')!r}",
+    )
+    governed = exposure in GOVERNED
+    if not governed:
+        _check(isinstance(payload.get("layer"), str), line, "'memory.layer' is missing")
+        _check(
+            isinstance(payload.get("content"), str) and bool(payload["content"].strip()),
+            line,
+            "'memory.content' must be a non-empty string",
+        )
+    events = obj.get("events") or []
+    _check(
+        isinstance(events, list) and all(isinstance(e, dict) for e in events),
+        line,
+        "'events' must be a list",
+    )
+    for event in events:
+        uuid.UUID(str(event["id"]))
+        _check(event.get("atom_id") == atom_id, line, "an event belongs to another memory")
+        _check(
+            isinstance(event.get("at"), str) and isinstance(event.get("action"), str),
+            line,
+            "an event lacks 'at'",
+        )
+    dense, sparse = _vectors(obj.get("vectors"), line, dim)
+    payload = {k: v for k, v in payload.items() if k not in _INTERNAL}
+    changed = False
+    if governed:  # never let governed text in, whatever the file says
+        for key in ("content", "content_hash", "procedure", "metadata"):
+            payload.pop(key, None)
+        text, dense, sparse = None, None, None
+    else:
+        changed = _redact_payload(payload)
+        text = vector_text_of(payload)
+    events = [
+        {**e, "reason": redact(e["reason"]).text} if isinstance(e.get("reason"), str) else e
+        for e in events
+    ]
+    return Record(line, payload, events, dense, sparse, text, changed)
+
+
+def _vectors(
+    raw: Any, line: int, dim: int | None
+) -> tuple[list[float] | None, SparseVector | None]:
+    if not raw:
+        return None, None
+    _check(isinstance(raw, dict), line, "'vectors' must be an object")
+    dense = raw.get("dense")
+    if dense is not None:
+        _check(
+            isinstance(dense, list) and (dim is None or len(dense) == dim),
+            line,
+            f"the dense vector has {len(dense) if isinstance(dense, list) else '?'} values, not {dim}",
+        )
+        dense = [float(x) for x in dense]
+    bm25 = raw.get("bm25")
+    sparse = None
+    if bm25 is not None:
+        indices, values = list(bm25["indices"]), [float(v) for v in bm25["values"]]
+        _check(
+            len(indices) == len(values) and all(isinstance(i, int) for i in indices),
+            line,
+            "bad bm25 vector",
+        )
+        sparse = SparseVector(indices, values)
+    return dense, sparse
+
+
+def _redact_payload(payload: dict[str, Any]) -> bool:
+    """Redact the text fields in place; ``True`` if a secret was found."""
+    changed = False
+    cleaned = redact(payload["content"]).text
+    if cleaned != payload["content"]:
+        payload["content"], changed = cleaned, True
+    payload["content_hash"] = content_hash(payload["content"])
+    procedure = payload.get("procedure")
+    if isinstance(procedure, dict):
+        for key in ("task", "solution"):
+            if isinstance(procedure.get(key), str):
+                value = redact(procedure[key]).text
+                changed = changed or value != procedure[key]
+                procedure[key] = value
+        procedure["search_keys"] = [redact(str(k)).text for k in procedure.get("search_keys") or []]
+    return changed
+
+
+def vector_text_of(payload: dict[str, Any]) -> str:
+    """The text a stored memory's vectors were made from (as the write path made them):
+    a raw turn with its day, a procedure by its problem side, anything else its content."""
+    procedure = payload.get("procedure")
+    if payload.get("layer") == "procedure" and isinstance(procedure, dict):
+        return vector_text(Procedure(**procedure))
+    if payload.get("layer") == "raw":
+        return dated_text(payload["content"], payload.get("occurred_at"))
+    return payload["content"]

@@ -1,0 +1,253 @@
+"""Export and import: every version of every memory, with its audit events (``memhub.engine.jsonl``).
+
+Import is idempotent by id: a memory whose id the store has is skipped, so a second
+run adds nothing and an interrupted run resumes where it stopped. A batch writes its
+audit events before its memories (an event has a fixed id, so writing it again
+changes nothing), which makes a memory's presence the mark that it was imported
+completely. Each batch goes under the write lock by itself: a running hub keeps
+serving between batches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from memhub.engine import jsonl
+from memhub.engine.core import Engine, with_access
+from memhub.engine.erase import ITEM_LAYERS
+from memhub.engine.records import now
+from memhub.errors import InvalidInputError
+from memhub.ids import to_point_id
+from memhub.models import ExportResult, ImportResult
+from memhub.progress import Progress
+from memhub.store.base import Match, MatchAny, StoredPoint, Where, pages
+
+PAGE = 512
+BATCH = 256
+EMBED_BATCH = 64
+MAX_ERRORS = 100
+
+
+def exported(tenant: str, user_id: str | None = None, app_id: str | None = None) -> Where:
+    """The memories an export takes: every status and exposure, no LangGraph store items, no
+    half-written replace (``pending``). A tombstone keeps no user or app, so a filtered export
+    leaves tombstones out."""
+    must = [Match("tenant", tenant)]
+    must += [Match("user_id", user_id)] if user_id else []
+    must += [Match("app_id", app_id)] if app_id else []
+    return Where(
+        must=tuple(must), must_not=(MatchAny("layer", ITEM_LAYERS), Match("status", "pending"))
+    )
+
+
+async def export(
+    engine: Engine,
+    write: Callable[[str], Any],
+    tenant: str,
+    *,
+    user_id: str | None = None,
+    app_id: str | None = None,
+    include_vectors: bool = False,
+    progress: Progress | None = None,
+) -> ExportResult:
+    """Write the header line, then one line per memory of ``tenant`` (see ``memhub.engine.jsonl``)."""
+    progress = progress or Progress()
+    where = exported(tenant, user_id, app_id)
+    filters = {k: v for k, v in (("user_id", user_id), ("app_id", app_id)) if v}
+    write(
+        jsonl.dumps(
+            jsonl.header(
+                engine.embedder.name,
+                engine.embedder.dim,
+                vectors=include_vectors,
+                filters=filters,
+                at=now(),
+            )
+        )
+        + "\n"
+    )
+    progress.start("export", await engine.store.count("memories", where))
+    count = events = 0
+    async for page in pages(engine.store, "memories", where, size=PAGE):
+        if include_vectors:
+            full = {
+                p.id: p
+                for p in await engine.store.retrieve(
+                    "memories", [p.id for p in page], with_vectors=True
+                )
+            }
+            page = [full.get(p.id, p) for p in page]
+        by_atom = await _events_of(engine, [p.payload["id"] for p in page])
+        lines = []
+        for point in page:
+            steps = by_atom.get(point.payload["id"], [])
+            events += len(steps)
+            lines.append(
+                jsonl.dumps(jsonl.memory_line(point.payload, steps, point.dense, point.sparse))
+            )
+        write("\n".join(lines) + "\n")
+        count += len(page)
+        progress.advance(len(page))
+    return ExportResult(exported=count, events=events, vectors=include_vectors)
+
+
+async def _events_of(engine: Engine, atom_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    found: dict[str, list[dict[str, Any]]] = {}
+    async for page in pages(
+        engine.store, "events", Where(must=(MatchAny("atom_id", tuple(atom_ids)),)), size=1024
+    ):
+        for p in page:
+            found.setdefault(p.payload["atom_id"], []).append({"id": p.id, **p.payload})
+    for steps in found.values():
+        steps.sort(key=lambda e: (e.get("at", ""), e["id"]))
+    return found
+
+
+def validate(lines: Iterable[tuple[int, str]]) -> None:
+    """Check every line (for ``strict``): the first bad one raises, before anything is written."""
+    dim = None
+    for number, text in lines:
+        if not text.strip():
+            continue
+        header = jsonl.read_header(text) if number == 1 else None
+        if header is not None:
+            dim = header.get("embedder", {}).get("dim")
+            continue
+        jsonl.parse_line(text, number, dim)
+
+
+@dataclass
+class _Run:
+    engine: Engine
+    tenant: str
+    progress: Progress
+    reuse: bool = False
+    dim: int | None = None
+    result: ImportResult = field(default_factory=lambda: ImportResult(imported=0, skipped=0))
+
+
+async def import_lines(
+    engine: Engine,
+    lines: Iterable[tuple[int, str]],
+    tenant: str,
+    *,
+    total: int | None = None,
+    progress: Progress | None = None,
+) -> ImportResult:
+    """Import ``(line number, text)`` pairs of an export (or of a converted foreign store).
+
+    Memories take the importing ``tenant``. A line that is not a memory record is
+    reported (``ImportResult.errors``) and skipped as a whole; the others are applied.
+    Vectors are reused when the header names this store's embedder, else made here.
+    """
+    run = _Run(engine, tenant, progress or Progress())
+    run.progress.start("import", total)
+    batch: list[jsonl.Record] = []
+    for number, text in lines:
+        if not text.strip():
+            run.progress.advance(1)
+            continue
+        if number == 1 and _header(run, text):
+            run.progress.advance(1)
+            continue
+        try:
+            batch.append(jsonl.parse_line(text, number, run.dim))
+        except InvalidInputError as err:
+            _invalid(run, str(err))
+            run.progress.advance(1)
+        if len(batch) >= BATCH:
+            await _apply(run, batch)
+            batch = []
+    if batch:
+        await _apply(run, batch)
+    if run.result.imported:
+        async with engine.write_lock:
+            await engine.bump()
+    return run.result
+
+
+def _header(run: _Run, text: str) -> bool:
+    header = jsonl.read_header(text)
+    if header is None:
+        return False
+    made_with = header.get("embedder") or {}
+    run.dim = made_with.get("dim")
+    mine = {"name": run.engine.embedder.name, "dim": run.engine.embedder.dim}
+    run.reuse = made_with == mine
+    if header.get("vectors") and not run.reuse:
+        note = (
+            f"the export was made with the embedder {made_with.get('name')!r} ({made_with.get('dim')}-d); "
+            f"this store uses {mine['name']!r} ({mine['dim']}-d): re-embedding every memory"
+        )
+        run.result.notes.append(note)
+        run.progress.note(note)
+    return True
+
+
+def _invalid(run: _Run, message: str) -> None:
+    run.result.invalid += 1
+    if len(run.result.errors) < MAX_ERRORS:
+        run.result.errors.append(message)
+
+
+async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
+    engine = run.engine
+    present = {
+        p.id
+        for p in await engine.store.retrieve(
+            "memories", [to_point_id(r.payload["id"]) for r in batch]
+        )
+    }
+    seen: set[str] = set()
+    new = []
+    for record in batch:
+        pid = to_point_id(record.payload["id"])
+        if pid in present or pid in seen:
+            run.result.skipped += 1
+        else:
+            seen.add(pid)
+            new.append(record)
+    await _embed(run, new)
+    events = [
+        StoredPoint(
+            str(e["id"]), {**{k: v for k, v in e.items() if k != "id"}, "tenant": run.tenant}
+        )
+        for r in new
+        for e in r.events
+    ]
+    points = [
+        StoredPoint(
+            to_point_id(r.payload["id"]),
+            with_access({**r.payload, "tenant": run.tenant}),
+            r.dense,
+            r.sparse,
+        )
+        for r in new
+    ]
+    async with engine.write_lock:
+        await engine.store.upsert("events", events)  # first: see the module docstring
+        await engine.store.upsert("memories", points)
+    run.result.imported += len(new)
+    run.progress.advance(len(batch))
+
+
+async def _embed(run: _Run, records: list[jsonl.Record]) -> None:
+    """Vectors for the records that carry none this store can use, in batches."""
+    engine = run.engine
+    todo = [
+        r for r in records if r.text is not None and (r.dense is None or not run.reuse or r.changed)
+    ]
+    for start in range(0, len(todo), EMBED_BATCH):
+        chunk = todo[start : start + EMBED_BATCH]
+        vectors = await engine.embedder.embed_passages([r.text for r in chunk])
+        for record, vector in zip(chunk, vectors, strict=True):
+            record.dense = vector
+            record.sparse = engine.bm25.document(record.text)
+        run.result.embedded += len(chunk)
+    for (
+        record
+    ) in records:  # BM25 is the same everywhere: a carried one is kept unless the text changed
+        if record.text is not None and record.sparse is None:
+            record.sparse = engine.bm25.document(record.text)

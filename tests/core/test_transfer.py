@@ -1,0 +1,221 @@
+"""Export and import: a round trip answers every read alike; import is idempotent, resumable,
+redacts secrets, re-embeds for another embedder and reports bad lines by number."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from memhub import InvalidInputError, MemoryClient
+from memhub.engine import transfer
+from memhub.progress import Progress
+from memhub.testing import HashEmbedder
+
+QUERIES = ("数据库", "PostgreSQL", "编程语言", "上海", "部署流程", "password")
+
+
+class OtherEmbedder(HashEmbedder):
+    name = "another/model"
+
+
+async def _populate(c: MemoryClient) -> dict[str, str]:
+    """A store with every kind of record: chains, negation, every exposure, a lesson, raw turns."""
+    ids = {}
+    pg = await c.memorize("项目用 PostgreSQL 16 做主数据库", user_id="alice")
+    ids["replaced"] = pg.atom_id
+    ids["current"] = (
+        await c.correct(
+            pg.atom_id, "replace", "升级了", "项目用 PostgreSQL 17 做主数据库", user_id="alice"
+        )
+    ).new_atom_id
+    ids["negated"] = (await c.memorize("部署流程需要人工审批", user_id="alice")).atom_id
+    await c.correct(ids["negated"], "negate", "流程改了", user_id="alice")
+    ids["sealed"] = (await c.memorize("alice 的身份证号写在 notes.txt 里", user_id="alice")).atom_id
+    ids["lesson_source"] = (await c.memorize("上线前忘记备份导致数据丢失", user_id="alice")).atom_id
+    ids["lesson"] = (
+        await c.govern(
+            ids["lesson_source"], "derive_lesson", "教训", "上线前先备份数据库", user_id="alice"
+        )
+    ).lesson_atom_id
+    ids["tombstoned"] = (await c.memorize("bob 住在上海浦东", user_id="bob")).atom_id
+    await c.govern(ids["sealed"], "seal", "个人信息")
+    await c.govern(ids["tombstoned"], "tombstone", "用户要求删除")
+    ids["quarantined"] = (await c.memorize("PostgreSQL 的备库在杭州", user_id="alice")).atom_id
+    await c.govern(ids["quarantined"], "quarantine", "待核实")
+    written = await c.add(
+        messages=[
+            {"role": "user", "content": "我最爱的编程语言是 Java"},
+            {"role": "assistant", "content": "好的，记住了"},
+        ],
+        user_id="alice",
+    )
+    ids["raw"] = written.raw_ids[0]
+    ids["profile"] = written.decisions[0].memory_id
+    return ids
+
+
+async def _answers(c: MemoryClient, ids: dict[str, str]) -> dict:
+    out: dict = {}
+    for q in QUERIES:
+        out["search", q] = (await c.search(q, user_id="alice")).model_dump()
+        out["recall", q] = (await c.recall(q, user_id="alice")).model_dump()
+        out["conversation", q] = (await c.search_conversation(q, user_id="alice")).model_dump()
+    for name, atom in ids.items():
+        out["history", name] = (await c.history(atom)).model_dump()
+    out["list"] = [m.model_dump() for m in await c.list(user_id="alice", include_history=True)]
+    stats = (await c.stats()).model_dump()
+    stats.pop("snapshot_version")
+    out["stats"] = stats
+    return out
+
+
+@pytest.fixture
+async def source(tmp_path):
+    async with MemoryClient(
+        storage_dir=tmp_path / "source", embed=HashEmbedder(), cwd=tmp_path
+    ) as c:
+        ids = await _populate(c)
+        yield c, ids, await _answers(c, ids)
+
+
+@pytest.mark.parametrize("include_vectors", [False, True])
+async def test_round_trip_into_an_empty_store_answers_alike(source, tmp_path, include_vectors):
+    c, ids, before = source
+    path = tmp_path / "memories.jsonl"
+    result = await c.export(path, include_vectors=include_vectors)
+    lines = path.read_text().splitlines()
+    assert result.exported == len(lines) - 1 == 11
+    embedder = HashEmbedder()
+    async with MemoryClient(storage_dir=tmp_path / "copy", embed=embedder, cwd=tmp_path) as copy:
+        embedder.calls = 0
+        imported = await copy.import_(path)
+        assert (imported.imported, imported.skipped, imported.invalid) == (11, 0, 0)
+        # vectors in the file, same embedder: nothing is embedded again
+        assert (embedder.calls == 0) is include_vectors
+        assert await _answers(copy, ids) == before
+
+
+async def test_governed_text_never_leaves(source, tmp_path):
+    c, ids, _ = source
+    out = io.StringIO()
+    await c.export(out, include_vectors=True)
+    text = out.getvalue()
+    assert "身份证" not in text and "浦东" not in text
+    lines = {json.loads(line)["id"]: json.loads(line) for line in text.splitlines()[1:]}
+    sealed, tomb = lines[ids["sealed"]], lines[ids["tombstoned"]]
+    assert (
+        sealed["memory"]["exposure"] == "sealed"
+        and "content" not in sealed["memory"]
+        and "vectors" not in sealed
+    )
+    assert set(tomb["memory"]) <= {"id", "tenant", "created_at", "updated_at", "exposure", "rev"}
+    assert [e["action"] for e in sealed["events"]] == ["memorize", "seal"]
+    lesson = lines[ids["lesson"]]["memory"]
+    assert lesson["lesson_of"] == [ids["lesson_source"]] and lines[ids["lesson_source"]]["memory"][
+        "lessons"
+    ] == [ids["lesson"]]
+
+
+async def test_export_filters_by_user_and_app(source):
+    c, ids, _ = source
+    out = io.StringIO()
+    result = await c.export(out, user_id="bob")
+    assert result.exported == 0  # bob's only memory is a tombstone, which keeps no user
+    out = io.StringIO()
+    await c.export(out, user_id="alice", app_id="default")
+    exported = {json.loads(line)["id"] for line in out.getvalue().splitlines()[1:]}
+    assert ids["current"] in exported and ids["tombstoned"] not in exported
+    assert json.loads(out.getvalue().splitlines()[0])["filters"] == {
+        "user_id": "alice",
+        "app_id": "default",
+    }
+
+
+async def test_import_twice_adds_nothing_and_an_interrupted_import_resumes(
+    source, tmp_path, monkeypatch
+):
+    c, ids, before = source
+    path = tmp_path / "m.jsonl"
+    await c.export(path)
+    monkeypatch.setattr(transfer, "BATCH", 5)
+
+    class CtrlC(Progress):
+        def advance(self, n: int = 1) -> None:
+            if n > 1:  # a batch was written (the header line is one)
+                raise KeyboardInterrupt
+
+    async with MemoryClient(
+        storage_dir=tmp_path / "copy", embed=HashEmbedder(), cwd=tmp_path
+    ) as copy:
+        with pytest.raises(KeyboardInterrupt):
+            await copy.import_(path, progress=CtrlC())  # stops after the first batch of 5
+        assert (await copy.stats()).atoms == 5
+        resumed = await copy.import_(path)
+        assert (resumed.imported, resumed.skipped) == (6, 5)
+        again = await copy.import_(path)
+        assert (again.imported, again.skipped) == (0, 11)
+        assert await _answers(copy, ids) == before
+
+
+async def test_bad_lines_are_reported_by_number_and_skipped_or_stop_a_strict_import(
+    source, tmp_path
+):
+    c, _, _ = source
+    out = io.StringIO()
+    await c.export(out)
+    lines = out.getvalue().splitlines()
+    lines[3] = lines[3][:40]  # truncated JSON on line 4
+    broken = json.loads(lines[5])
+    broken["memory"]["status"] = "exploded"  # line 6
+    lines[5] = json.dumps(broken)
+    async with MemoryClient(
+        storage_dir=tmp_path / "strict", embed=HashEmbedder(), cwd=tmp_path
+    ) as copy:
+        with pytest.raises(InvalidInputError, match="line 4: not JSON"):
+            await copy.import_(lines, strict=True)
+        assert (await copy.stats()).atoms == 0
+        result = await copy.import_(lines)
+    assert (result.imported, result.invalid) == (9, 2)
+    assert result.errors[0].startswith("line 4: not JSON")
+    assert result.errors[1] == "line 6: unknown status 'exploded'"
+
+
+async def test_secrets_are_redacted_on_the_way_in_and_their_vectors_not_reused(source, tmp_path):
+    c, _, _ = source
+    out = io.StringIO()
+    await c.export(out, include_vectors=True)
+    header, first, *_ = out.getvalue().splitlines()
+    record = json.loads(first)
+    record["memory"]["content"] = "生产库连接 postgres://admin:s3cretPass@db.internal:5432/app"
+    embedder = HashEmbedder()
+    async with MemoryClient(storage_dir=tmp_path / "copy", embed=embedder, cwd=tmp_path) as copy:
+        result = await copy.import_([header, json.dumps(record, ensure_ascii=False)])
+        assert result.embedded == 1
+        history = await copy.history(record["id"])
+    assert "s3cretPass" not in history.current.content and "[REDACTED:" in history.current.content
+
+
+async def test_another_embedder_says_so_and_re_embeds(source, tmp_path):
+    c, ids, before = source
+    path = tmp_path / "m.jsonl"
+    await c.export(path, include_vectors=True)
+    notes = []
+
+    class Notes(Progress):
+        def note(self, message: str) -> None:
+            notes.append(message)
+
+    async with MemoryClient(
+        storage_dir=tmp_path / "other", embed=OtherEmbedder(), cwd=tmp_path
+    ) as copy:
+        result = await copy.import_(path, progress=Notes())
+        assert result.embedded == 8  # all but the two sealed and the tombstoned memory
+        assert (
+            "re-embedding" in notes[0]
+            and "memhub-testing/hash" in notes[0]
+            and "another/model" in notes[0]
+        )
+        hits = await copy.recall("PostgreSQL 17", user_id="alice")
+        assert hits.atoms[0].atom_id == ids["current"]

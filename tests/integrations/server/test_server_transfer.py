@@ -1,0 +1,83 @@
+"""Export and import over REST (``RemoteClient``): the tenant of the key bounds both; an import
+sent in many requests (under the body limit) keeps the file's line numbers."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import uuid
+
+import httpx
+import pytest
+
+from memhub import InvalidInputError
+from memhub.remote import RemoteClient
+from memhub.scope import Scope
+from memhub_server.app import create_app
+from memhub_server.auth import KEYS_FILE, KeyStore
+
+
+@pytest.fixture
+async def remote(scratch, empty_store, make_service):
+    """Tenant a and b of one server, and tenant c of another (each with its own store)."""
+    services, clients = [], []
+    for name, tenants in (("one", ("tenant-a", "tenant-b")), ("two", ("tenant-c",))):
+        store = scratch / uuid.uuid4().hex / name
+        shutil.copytree(empty_store, store)
+        keys = KeyStore(store / KEYS_FILE)
+        services.append(make_service(store))
+        app = create_app(service=services[-1], auth=keys, max_body_bytes=64 * 1024)
+        transport = httpx.ASGITransport(app=app)
+        clients += [
+            RemoteClient(
+                "http://memhub.test", keys.create(t)[0], scope=Scope(), transport=transport
+            )
+            for t in tenants
+        ]
+    yield clients
+    for client in clients:
+        await client.aclose()
+    for service in services:
+        await service.close()
+
+
+async def test_export_from_one_tenant_and_import_into_another_server(remote, tmp_path, monkeypatch):
+    a, b, c = remote
+    first = await a.memorize("项目用 PostgreSQL 16 做主数据库", user_id="alice")
+    new = (
+        await a.correct(
+            first.atom_id, "replace", "升级", "项目用 PostgreSQL 17 做主数据库", user_id="alice"
+        )
+    ).new_atom_id
+    for i in range(40):  # enough lines for several import requests
+        await a.memorize(f"第 {i} 条记录：服务 svc-{i} 部署在 {i} 号机房", user_id="alice")
+    path = tmp_path / "a.jsonl"
+    exported = await a.export(path, include_vectors=True)
+    assert exported.exported == 42 and exported.events == 43
+    empty = io.StringIO()
+    assert (await b.export(empty)).exported == 0  # tenant b sees none of a's memories
+
+    monkeypatch.setattr("memhub.remote._IMPORT_CHUNK", 16 * 1024)
+    imported = await c.import_(path)
+    assert (imported.imported, imported.skipped, imported.embedded) == (42, 0, 0)
+    assert (await c.import_(path)).skipped == 42
+    history = await c.history(new)
+    assert history.relations.chain == [first.atom_id, new]
+    assert [s.action for s in history.status_history] == ["replace"]
+    assert (await c.recall("PostgreSQL", user_id="alice")).atoms[0].atom_id == new
+
+
+async def test_bad_lines_over_rest_keep_the_files_line_numbers(remote, tmp_path):
+    a, _, b = remote
+    await a.memorize("项目用 PostgreSQL 16 做主数据库", user_id="alice")
+    await a.memorize("部署需要审批", user_id="alice")
+    out = io.StringIO()
+    await a.export(out)
+    lines = out.getvalue().splitlines()
+    lines[2] = "{not json"
+    with pytest.raises(InvalidInputError, match="line 3"):
+        await b.import_(lines, strict=True)
+    result = await b.import_(lines)
+    assert (result.imported, result.invalid) == (1, 1) and result.errors[0].startswith("line 3:")
+    assert json.loads(lines[0])["format"] == "memhub-export"
