@@ -49,9 +49,17 @@ class Lines:
             return sum(chunk.count(b"\n") for chunk in iter(lambda: raw.read(1 << 20), b""))
 
 
-def lines_of(source: Source, from_: str = "memhub", *, include_deleted: bool = False) -> Lines:
-    """The lines of ``source``. ``from_="mem0"``: ``source`` is a mem0 store folder, converted
-    on the fly (``memhub.engine.mem0``). Lines given as an iterable are kept in memory.
+def lines_of(
+    source: Source,
+    from_: str = "memhub",
+    *,
+    include_deleted: bool = False,
+    app_id: str | None = None,
+) -> Lines:
+    """The lines of ``source``; given as an iterable, they are kept in memory.
+
+    ``from_="mem0"``: ``source`` is a mem0 store folder, converted on the fly
+    (``memhub.engine.mem0``), its memories filed under ``app_id``.
     """
     if from_ not in FORMATS:
         raise InvalidInputError(f"cannot import from {from_!r}; known: {', '.join(FORMATS)}")
@@ -60,7 +68,9 @@ def lines_of(source: Source, from_: str = "memhub", *, include_deleted: bool = F
 
         if not isinstance(source, str | Path):
             raise InvalidInputError("a mem0 store is read from its folder: pass its path")
-        return Lines(kept=list(export_lines(Path(source), include_deleted=include_deleted)))
+        return Lines(
+            kept=list(export_lines(Path(source), include_deleted=include_deleted, app_id=app_id))
+        )
     if isinstance(source, str | Path):
         path = Path(source)
         if not path.is_file():

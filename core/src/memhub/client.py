@@ -473,7 +473,9 @@ class MemoryClient:
             ImportResult(imported=42, skipped=0, ...)
         """
         s = await self._ready()
-        lines = _transfer.lines_of(source, from_, include_deleted=include_deleted)
+        lines = _transfer.lines_of(
+            source, from_, include_deleted=include_deleted, app_id=self.scope.app_id
+        )
         if strict:
             transfer.validate(lines())
         return await transfer.import_lines(

@@ -475,7 +475,9 @@ class RemoteClient:
         progress: Progress | None = None,
     ) -> ImportResult:
         progress = progress or Progress()
-        lines = _transfer.lines_of(source, from_, include_deleted=include_deleted)
+        lines = _transfer.lines_of(
+            source, from_, include_deleted=include_deleted, app_id=self.scope.app_id
+        )
         if strict:  # checked here, so no chunk is sent if any line is bad
             transfer.validate(lines())
         progress.start("import", lines.count())
