@@ -15,7 +15,9 @@ __all__ = ["LLMExtractor", "LLMJudge", "LLMProcedureExtractor", "OpenAICompatibl
 
 EXTRACT_PROMPT = """You extract long-term memories about the USER from a conversation.
 Return JSON: {"candidates": [{"text": str, "layer": "profile"|"fact", "proactive": bool, "source_ids": [str]}]}.
-- Only what the user states or clearly confirms; never the assistant's suggestions, never questions or chit-chat.
+- Only what the user states or clearly confirms about themselves, their people, preferences, plans, work and projects; never the assistant's suggestions.
+- Do NOT store: requests or commands to the assistant ("translate…", "tell me a joke", "remind me which city I live in"), questions, greetings, thanks and acknowledgements, reactions, opinions about the assistant's answers ("you're wrong"), deferrals ("let me think about it", "我想想再说"), or talk about the memory itself ("forget what I just said", "你还记得吗").
+- When the user says a value changed (moved, new job, new phone, upgraded, no longer…), state the new value as it is now ("the user lives in Munich"), not the change alone.
 - Each text is one self-contained statement in the user's language.
 - layer "profile": stable attributes of the user (name, city, job, employer, preferences, habits). "fact": everything else worth keeping.
 - proactive: true for plans, reminders, deadlines and other time-bound items.
@@ -27,7 +29,7 @@ Return JSON: {"verdicts": [{"index": int, "action": str, "targets": [existing id
 Actions:
 - ADD: new information.
 - NOOP: an existing memory already says the same (target it).
-- OVERRIDE: the same attribute now has a different value; the old one is outdated (target it).
+- OVERRIDE: the same attribute now has a different value, or the candidate says the old value no longer holds; the old one is outdated (target it). Existing memories may come from earlier conversations: a newer statement wins.
 - SUPPLEMENT: compatible, complementary information; both stay (target the related ones).
 - INVALID: the candidate is not a real statement or contradicts its source.
 - NEED_CONTEXT: the candidate cannot be understood without context it lacks.
