@@ -22,6 +22,7 @@ from memhub.engine.text import content_hash
 from memhub.errors import InvalidInputError
 from memhub.ids import new_id
 from memhub.models import Decision, WriteResult
+from memhub.providers.heuristic import judge_item
 from memhub.providers.slots import slot_keys
 from memhub.providers.types import (
     Candidate,
@@ -233,15 +234,43 @@ async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occu
         if len(judged) != len(to_judge):
             raise InvalidInputError(f"the judge returned {len(judged)} verdicts for {len(to_judge)} candidates")
         verdicts.update(zip(to_judge, judged, strict=True))
-    decisions = []
+    restated = _restated(candidates)
+    decisions, written = [], {}
     for i, cand in enumerate(candidates):
         verdict = verdicts[i]
         known = {n.id for n in neighbours[i]}
         targets = [t for t in verdict.targets if t in known]  # a judge cannot point outside what it was shown
+        earlier = restated.get(i)
+        if earlier and written.get(earlier[0]) and verdict.action in ("ADD", "SUPPLEMENT", "NEED_CONTEXT"):
+            verdict = earlier[1]
+            targets = [written[earlier[0]]]
         memory_id = await _apply(engine, scope, cand, vectors[i], verdict.action, targets, metadata, occurred_at)
+        written[i] = memory_id
         decisions.append(Decision(action=verdict.action, update_type=verdict.update_type, targets=targets,
                                   candidate=cand.text, memory_id=memory_id))  # fmt: skip
     return decisions
+
+
+def _restated(candidates: list[Candidate]) -> dict[int, tuple[int, Verdict]]:
+    """Candidates of one write that change a slot an earlier candidate of the same write filled.
+
+    "I live in Berlin. Actually, I live in Paris.": the judge compares each candidate with
+    stored memories only, so both would be current. The later statement wins: it becomes a
+    new version of the earlier one (decided by the offline judge, no model call). Returns
+    later index -> (earlier index, the OVERRIDE verdict).
+    """
+    slots = [set(slot_keys(c.text)) for c in candidates]
+    out: dict[int, tuple[int, Verdict]] = {}
+    for j in range(1, len(candidates)):
+        earlier = [i for i in range(j) if slots[i] & slots[j]]
+        if not earlier:
+            continue
+        shown = [Neighbour(id=str(i), content=candidates[i].text, score=1.0, layer=candidates[i].layer)
+                 for i in reversed(earlier)]  # fmt: skip
+        verdict = judge_item(JudgeItem(candidate=candidates[j], neighbours=shown))
+        if verdict.action == "OVERRIDE" and verdict.targets:
+            out[j] = (int(verdict.targets[0]), verdict.model_copy(update={"targets": []}))
+    return out
 
 
 async def _apply(engine, scope, cand: Candidate, vector: list[float], action: str, targets: list[str],

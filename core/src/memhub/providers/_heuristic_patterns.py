@@ -105,6 +105,11 @@ REQUEST = _rx(
     r"^(?![我咱])[^，,。]{0,12}吧$",
     flags=_I,
 )
+# The user takes back what they just said in the same sentence.
+SELF_CORRECTION = re.compile(
+    r"^(?:不对|不是不是|说错了|我说错了|口误|更正一下|纠正一下|(?i:no\s+wait|wait\s+no|sorry|i\s+mean|"
+    r"correction|scratch\s+that|i\s+misspoke))[\s!！.。]*$"
+)
 # Verdicts on the assistant's answer: not facts about the user.
 ABOUT_ASSISTANT = _rx(
     r"\byou(?:'re|\s+are|\s+were)\s+(?:(?:totally|completely|so|absolutely)\s+)?(?:wrong|right|"

@@ -129,8 +129,12 @@ def _strip_fillers(text: str) -> str:
     return text
 
 
+# A statement worth keeping is a sentence, not a document: longer text stays a raw turn only.
+MAX_STATEMENT = 300
+
+
 def _too_short(text: str) -> bool:
-    if _content_len(text) < 3:
+    if _content_len(text) < 3 or len(text) > MAX_STATEMENT:
         return True
     return not _CJK_RUN.search(text) and len(text.split()) < 2
 
@@ -170,6 +174,10 @@ def _statements(body: str, terminator: str) -> list[str]:
     """The statements of one sentence: drop its questions, small talk and commands."""
     body = _strip_fillers(P.MEMORY_PREFIX.sub("", _strip_fillers(body)).strip())
     clauses = [c for c in _CLAUSE_SPLIT.split(body) if c.strip()]
+    taken_back = [i for i, c in enumerate(clauses) if P.SELF_CORRECTION.match(_strip_fillers(c))]
+    if taken_back:  # "我住在上海，不对，我住在北京": only what follows the correction counts
+        clauses = clauses[taken_back[-1] + 1 :]
+        body = ("，" if _CJK_RUN.search(body) else ", ").join(clauses)
     kept: list[str] = []
     for i, clause in enumerate(clauses):
         clause = _strip_fillers(clause)

@@ -1,0 +1,65 @@
+"""Contradictory, empty, very long and mixed-language writes: a clear result or a clear error,
+and nothing stored is lost: an OVERRIDE keeps the old version in the chain and the history."""
+
+from __future__ import annotations
+
+import pytest
+
+from memhub import InvalidInputError
+
+
+def _say(text: str) -> list[dict]:
+    return [{"role": "user", "content": text}]
+
+
+async def _current(client) -> list[str]:
+    return [m.content for m in await client.list(user_id="u")]
+
+
+async def test_the_later_of_two_contradicting_statements_in_one_write_wins(client):
+    result = await client.add(messages=_say("I live in Berlin. Actually, I live in Paris."), user_id="u")
+    berlin, paris = result.decisions
+    assert (berlin.action, paris.action) == ("ADD", "OVERRIDE")
+    assert paris.targets == [berlin.memory_id]
+    assert await _current(client) == ["Actually, I live in Paris"]
+    found = (await client.search("where do I live", user_id="u")).memories.profile
+    assert found[0].evolution_chain == [berlin.memory_id]
+
+
+async def test_a_sentence_taken_back_keeps_only_the_correction(client):
+    await client.add(messages=_say("我住在上海，不对，我住在北京"), user_id="u")
+    assert await _current(client) == ["我住在北京"]
+
+
+async def test_an_override_keeps_the_old_version_reachable(client):
+    old = (await client.add(messages=_say("我用的手机是 iPhone 12"), user_id="u", session_id="a")).decisions[0]
+    new = (await client.add(messages=_say("我现在用华为 Mate 60"), user_id="u", session_id="b")).decisions[0]
+    assert new.action == "OVERRIDE" and new.targets == [old.memory_id]
+    history = await client.history(new.memory_id, user_id="u")
+    assert history.relations.supersedes == [old.memory_id]
+    replaced = await client.get(old.memory_id, user_id="u")
+    assert (replaced.content, replaced.status) == ("我用的手机是 iPhone 12", "superseded")
+    assert (await client.get(new.memory_id, user_id="u")).session_id == "b"  # provenance of the new version
+    listed = await client.list(user_id="u", include_history=True)
+    assert {m.content for m in listed} == {"我用的手机是 iPhone 12", "我现在用华为 Mate 60"}
+
+
+@pytest.mark.parametrize("messages", [[], [{"role": "user", "content": "   "}], [{"role": "system", "content": "x"}]])
+async def test_empty_writes_are_refused_and_change_nothing(client, messages):
+    await client.add(messages=_say("I own a red bike."), user_id="u")
+    with pytest.raises(InvalidInputError):
+        await client.add(messages=messages, user_id="u")
+    assert await _current(client) == ["I own a red bike"]
+
+
+async def test_a_very_long_message_stays_a_raw_turn(client):
+    blob = "lorem ipsum " * 2500 + "I live in Rome."
+    result = await client.add(messages=_say(blob), user_id="u")
+    assert result.raw_ids and await _current(client) == []
+    turns = (await client.search_conversation("lorem ipsum", user_id="u")).turns
+    assert turns[0].content == blob
+
+
+async def test_mixed_languages_in_one_message_keep_each_statement(client):
+    await client.add(messages=_say("I live in Berlin, 我在字节跳动工作, and I love sushi."), user_id="u")
+    assert sorted(await _current(client)) == sorted(["I live in Berlin", "我在字节跳动工作", "I love sushi"])
