@@ -185,3 +185,14 @@ def test_an_existing_memory_gets_the_block_and_no_double_writes(sync_client):
             client=sync_client, user_id="alice", memory=inner, token_limit=10
         )
     assert memory.end_session() is None
+
+
+def test_constructed_without_memory_defaults_it_like_from_defaults(sync_client):
+    """``MemHubMemory(client=..., user_id=...)``: the inner memory is made, with the memhub block."""
+    sync_client.add("My favorite color is teal.", user_id="dora", session_id="old")
+    memory = MemHubMemory(client=sync_client, user_id="dora", session_id="s1")
+    assert [type(b) for b in memory.memory.memory_blocks] == [MemHubMemoryBlock]
+    llm = ScriptedLLM("Teal, as you told me.")
+    SimpleChatEngine.from_defaults(llm=llm, memory=memory).chat("What is my favorite color?")
+    assert "teal" in llm.prompts[-1]
+    assert "What is my favorite color?" in _raw(sync_client, "favorite color", "dora")

@@ -46,7 +46,9 @@ class MemHubMemory(BaseMemory):
     session_id: str | None = None
     add_every: Literal["turn", "session"] = "turn"
     memory: Memory = Field(
-        description="the short-term memory that is read from (carries the memhub block)"
+        default_factory=lambda data: Memory.from_defaults(session_id=data.get("session_id")),
+        description="the short-term memory that is read from (carries the memhub block); "
+        "by default a fresh ``Memory`` for the session, as ``from_defaults`` makes",
     )
 
     _memhub: MemHub = PrivateAttr()
@@ -89,16 +91,17 @@ class MemHubMemory(BaseMemory):
             raise TypeError(
                 f"pass either memory= or Memory options, not both: {sorted(memory_kwargs)}"
             )
-        if not any(isinstance(b, MemHubMemoryBlock) for b in memory.memory_blocks):
-            memory.memory_blocks.append(
-                MemHubMemoryBlock(client=client, user_id=user_id, app_id=app_id, agent_id=agent_id,
-                                  session_id=session_id, limit=limit, groups=tuple(groups), template=template)
-            )  # fmt: skip
+        block = {"limit": limit, "groups": tuple(groups), "template": template}
+        scope = {"user_id": user_id, "app_id": app_id, "agent_id": agent_id}
+        _ensure_block(memory, client=client, session_id=session_id, **scope, **block)
         return cls(client=client, user_id=user_id, app_id=app_id, agent_id=agent_id,
                    session_id=session_id or memory.session_id, add_every=add_every, memory=memory)  # fmt: skip
 
     def model_post_init(self, context: Any, /) -> None:
         self._memhub = MemHub(self.client)
+        if self.session_id is None:
+            self.session_id = self.memory.session_id
+        _ensure_block(self.memory, client=self.client, **self._scope())  # not via from_defaults
         for block in self.memory.memory_blocks:
             if isinstance(block, MemHubMemoryBlock):
                 block.accept_short_term_memory = False  # this class adds every turn itself
@@ -177,3 +180,9 @@ class MemHubMemory(BaseMemory):
     async def areset(self) -> None:
         await self.aend_session()
         await self.memory.areset()
+
+
+def _ensure_block(memory: Memory, **block: Any) -> None:
+    """Give ``memory`` a :class:`MemHubMemoryBlock` unless it has one, so every read recalls."""
+    if not any(isinstance(b, MemHubMemoryBlock) for b in memory.memory_blocks):
+        memory.memory_blocks.append(MemHubMemoryBlock(**block))
