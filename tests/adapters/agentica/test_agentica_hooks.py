@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import pytest
 from ag_fakes import ScriptedModel
 from agentica import Agent
 
+from memhub import UsageError
 from memhub_agentica import MemHubAgentHooks, MemHubHooks
 
 SESSION_ONE = ["我最喜欢的颜色是蓝色", "我喜欢吃川菜", "总结一下你了解到的关于我的信息"]
@@ -72,9 +78,8 @@ async def test_each_run_is_added_by_default_without_the_injected_block(porto):
     assert hooks.last_write is not None and len(hooks.last_write.raw_ids) == 2
     turns = await hooks.memory.memhub.search_conversation("Where do I live", user_id="alice")
     assert "Where do I live?" in [t.content for t in turns.turns]
-    assert (
-        agent.working_memory.messages[-2].content.count("I live in Porto") == 1
-    )  # Agentica keeps its own history
+    # Agentica keeps its own history, without the turn's memory block
+    assert agent.working_memory.messages[-2].content == "Where do I live?"
 
 
 async def test_additional_context_mode_is_restored_after_the_run(client):
@@ -125,3 +130,76 @@ def test_bad_options_are_rejected(sync_client):
         MemHubAgentHooks(sync_client, groups=("everything",))
     with pytest.raises(ValueError, match="add_every"):
         MemHubHooks(sync_client, add_every=-1)
+
+
+async def test_agent_flush_pending_adds_the_buffered_session(client):
+    """Agentica's own shutdown call, ``await agent.flush_pending()``, drains memhub's buffer."""
+    run_hooks = MemHubHooks(client, user_id="alice", add_every=0)
+    first = _agent(ScriptedModel(replies=["好的", "不错"]), session_id="s-run")
+    for message in ("我在杭州工作", "我养了一只猫"):
+        await first.run(message, hooks=run_hooks)
+    agent_hooks = MemHubAgentHooks(client, user_id="alice", add_every=0)
+    second = _agent(ScriptedModel(replies=["好"]), session_id="s-agent", hooks=agent_hooks)
+    await second.run("我喜欢爬山")
+    assert await _raw(client, "杭州 猫 爬山") == []
+
+    await first.flush_pending()
+    await second.flush_pending()
+
+    raw = await _raw(client, "杭州 猫 爬山")
+    assert {"我在杭州工作", "我养了一只猫", "我喜欢爬山"} <= set(raw)
+    await first.flush_pending()  # nothing left: no second add
+    assert sorted(await _raw(client, "杭州 猫 爬山")) == sorted(raw)
+
+
+async def test_only_the_current_turn_carries_a_memory_block(client):
+    await client.add(content="I live in Porto and I am vegetarian", user_id="alice")
+    hooks = MemHubHooks(client, user_id="alice")
+    model = ScriptedModel(replies=["a", "b", "c", "d"])
+    agent = _agent(model)
+    for question in ("Where do I live?", "What do I eat?", "Where is home?", "Diet again?"):
+        await agent.run(question, hooks=hooks)
+
+    assert [model.everything(call).count("<memhub_memories>") for call in range(4)] == [1] * 4
+    assert "Where do I live?" in model.everything(3)  # the history itself is kept
+    assert len(model.everything(3)) < len(model.everything(0)) + 200
+
+
+async def test_hooks_in_the_wrong_slot_say_which_slot(client):
+    wrong_agent_slot = _agent(
+        ScriptedModel(replies=["x"]), user_id="alice", hooks=MemHubHooks(client)
+    )
+    with pytest.raises(UsageError, match=r"agent\.run\(msg, hooks=hooks\).*MemHubAgentHooks"):
+        await wrong_agent_slot.run("hello")
+    agent = _agent(ScriptedModel(replies=["x"]), user_id="alice")
+    with pytest.raises(UsageError, match=r"Agent\(hooks=hooks\).*MemHubHooks"):
+        await agent.run("hello", hooks=MemHubAgentHooks(client))
+
+
+def test_a_session_never_flushed_is_reported_at_exit(tmp_path):
+    script = tmp_path / "forgot.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import asyncio, os, sys
+            sys.path.insert(0, {str(Path(__file__).parent)!r})
+            os.environ["AGENTICA_HOME"] = {str(tmp_path / "home")!r}
+            from ag_fakes import ScriptedModel
+            from agentica import Agent
+            from memhub import SyncMemoryClient
+            from memhub.testing import HashEmbedder
+            from memhub_agentica import MemHubHooks
+
+            client = SyncMemoryClient(storage_dir={str(tmp_path / "store")!r}, embed=HashEmbedder())
+            hooks = MemHubHooks(client, user_id="alice", add_every=0)
+            agent = Agent(model=ScriptedModel(replies=["ok"]), session_id="s-lost")
+            asyncio.run(agent.run("remember that I like tea", hooks=hooks))
+            """
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "RuntimeWarning" in done.stderr and "'s-lost'" in done.stderr
+    assert "agent.flush_pending()" in done.stderr

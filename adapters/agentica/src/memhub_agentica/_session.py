@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import atexit
 import re
+import warnings
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from agentica import Message
+from agentica import Message, RunHooks
+from agentica.agent.hooks import _CompositeRunHooks
 
 from memhub.bridge import MemHub, render, search_kwargs
 from memhub.models import WriteResult
@@ -23,6 +27,67 @@ def wrap(block: str) -> str:
 
 def strip_injected(text: str) -> str:
     return _INJECTED.sub("\n\n", text).strip()
+
+
+def forget_injected(agent: Any) -> None:
+    """Take the memory blocks out of the user turns Agentica keeps as history.
+
+    Each turn is sent with the memories recalled for it; once the turn is over its
+    block is stale, and left in the history every later prompt would carry one
+    block per earlier turn. Only the current turn carries a block.
+    """
+    memory = getattr(agent, "working_memory", None)
+    responses = [run.response for run in getattr(memory, "runs", None) or []]
+    responses.append(getattr(agent, "run_response", None))
+    messages = list(getattr(memory, "messages", None) or [])
+    for response in responses:
+        messages += getattr(response, "messages", None) or []
+    for message in messages:
+        content = message.content
+        if message.role == "user" and isinstance(content, str) and OPEN_TAG in content:
+            message.content = strip_injected(content)
+
+
+class _Flusher(RunHooks):
+    """Sits in the agent's default run hooks, so Agentica's ``await agent.flush_pending()``
+    (which only reaches those: per-run hooks are cleared after each run) drains memhub."""
+
+    def __init__(self, hooks: Any) -> None:
+        self.hooks = hooks
+
+    async def flush_pending(self, agent: Any, **kwargs: Any) -> None:
+        await self.hooks.flush_pending(agent)
+
+
+def register_flush(agent: Any, hooks: Any) -> None:
+    """Make ``agent.flush_pending()`` flush ``hooks`` too (once per agent and hooks)."""
+    default = getattr(agent, "_default_run_hooks", None)
+    members = default._hooks_list if isinstance(default, _CompositeRunHooks) else [default]
+    if any(isinstance(h, _Flusher) and h.hooks is hooks for h in members):
+        return
+    flusher = _Flusher(hooks)
+    if isinstance(default, _CompositeRunHooks):
+        default._hooks_list.append(flusher)
+    else:
+        agent._default_run_hooks = _CompositeRunHooks([h for h in (default, flusher) if h])
+
+
+_LIVE: weakref.WeakSet[SessionMemory] = weakref.WeakSet()
+
+
+@atexit.register
+def _warn_unflushed() -> None:
+    """A session buffered but never added is lost with the process: say so, loudly."""
+    for memory in list(_LIVE):
+        for (user_id, session_id), (messages, runs) in memory._buffers.items():
+            if messages:
+                warnings.warn(
+                    f"memhub: {runs} run(s) of session {session_id!r} (user {user_id!r}) were "
+                    "buffered and never added to memory; end each session with "
+                    "`await agent.flush_pending()` (or `await hooks.flush_pending(agent)`)",
+                    RuntimeWarning,
+                    stacklevel=1,
+                )
 
 
 def _text(content: Any) -> str:
@@ -80,6 +145,7 @@ class SessionMemory:
         )  # validate early
         # (user_id, session) -> buffered messages and how many runs they hold
         self._buffers: dict[tuple[str, str], tuple[list[dict[str, Any]], int]] = {}
+        _LIVE.add(self)
 
     def user_of(self, agent: Any) -> str:
         user = self.user_id or getattr(agent, "user_id", None)

@@ -7,9 +7,10 @@ from typing import Any, Literal
 
 from agentica import AgentHooks, RunHooks
 
+from memhub import UsageError
 from memhub.bridge import CHAT_GROUPS
 from memhub.models import WriteResult
-from memhub_agentica._session import SessionMemory, wrap
+from memhub_agentica._session import SessionMemory, forget_injected, register_flush, wrap
 
 Inject = Literal["user_prompt", "additional_context"]
 
@@ -25,8 +26,8 @@ class MemHubHooks(RunHooks):
     another. Agentica's per-run slot is ``on_user_prompt``: the memories are
     appended to this turn's user message (tagged ``<memhub_memories>``), at the end
     of the prompt, so the cached prefix (system prompt, tools, earlier turns) is
-    reused as is; Agentica's history keeps each turn as it was sent, so that prefix
-    never changes. That is the default, ``inject="user_prompt"``. With
+    reused; when the run ends the block is taken out of Agentica's history, so only
+    the current turn ever carries one. That is the default, ``inject="user_prompt"``. With
     ``inject="additional_context"`` the hooks follow the quickstart literally and
     restore the field when the run ends. Agentica calls ``on_user_prompt`` for a
     string message only: a run given ``messages=[...]`` is recorded but not recalled for.
@@ -35,15 +36,19 @@ class MemHubHooks(RunHooks):
     messages, with the injected memories taken out and system and tool messages
     dropped, are buffered per (user, session); every ``add_every`` runs the buffer
     is added with one ``client.add(messages=...)``. ``add_every=0`` adds only at
-    :meth:`flush_pending`, i.e. once per session, as the quickstart advises. Call
-    ``await hooks.flush_pending(agent)`` at the end of a session: Agentica clears
-    per-run hooks after each run, so ``agent.flush_pending()`` cannot reach them.
+    :meth:`flush_pending`, i.e. once per session, as the quickstart advises. End a
+    session with Agentica's own ``await agent.flush_pending()`` (the hooks register
+    with the agent on its first run) or ``await hooks.flush_pending(agent)``; a
+    session still buffered when the interpreter exits is reported with a warning.
+
+    These are run hooks (``agent.run(msg, hooks=...)``); for ``Agent(hooks=...)``
+    use :class:`MemHubAgentHooks`. Put in the wrong slot, either says so.
 
     Example:
         >>> hooks = MemHubHooks(MemoryClient(), user_id="alice", add_every=0)
         >>> for msg in ["我最喜欢的颜色是蓝色", "我喜欢吃川菜"]:
         ...     await agent.run(msg, hooks=hooks)
-        >>> write = await hooks.flush_pending(agent)   # the session, in one add
+        >>> await agent.flush_pending()   # the session, in one add
 
     Args:
         client: a ``MemoryClient`` or ``SyncMemoryClient``.
@@ -78,8 +83,16 @@ class MemHubHooks(RunHooks):
 
     async def on_agent_start(self, agent: Any, **kwargs: Any) -> None:
         self.memory.user_of(agent)  # fail the run early and clearly without a user
+        register_flush(agent, self)
+
+    async def on_start(self, agent: Any, **kwargs: Any) -> None:
+        raise UsageError(
+            "MemHubHooks are run hooks: pass them per run, `agent.run(msg, hooks=hooks)`; "
+            "for `Agent(hooks=...)` use MemHubAgentHooks"
+        )
 
     async def on_user_prompt(self, agent: Any, message: str, **kwargs: Any) -> str | None:
+        forget_injected(agent)  # a history from before these hooks were attached
         block = await self.memory.recall(agent, message)
         if self.inject == "user_prompt":
             return f"{message}\n\n{wrap(block)}" if block else None
@@ -99,6 +112,7 @@ class MemHubHooks(RunHooks):
         if ours is not None and agent.prompt_config.additional_context == ours:
             agent.prompt_config.additional_context = base
         self.last_write = await self.memory.record(agent) or self.last_write
+        forget_injected(agent)
 
     async def flush_pending(self, agent: Any = None, **kwargs: Any) -> WriteResult | None:
         """Add the buffered runs now (this agent's session, or all); returns the write, if any."""
@@ -119,14 +133,13 @@ class MemHubAgentHooks(AgentHooks):
     turn use :class:`MemHubHooks`.
 
     Runs are buffered and added like :class:`MemHubHooks` (``add_every``,
-    :meth:`flush_pending`). ``Agent.flush_pending()`` only drains run hooks, so end
-    a session with ``await hooks.flush_pending(agent)``.
+    :meth:`flush_pending`); Agentica's ``await agent.flush_pending()`` flushes them.
 
     Example:
         >>> hooks = MemHubAgentHooks(client, add_every=0)
         >>> agent = Agent(model=model, user_id="alice", hooks=hooks)
         >>> await agent.run("总结一下你了解到的关于我的信息")
-        >>> await hooks.flush_pending(agent)
+        >>> await agent.flush_pending()
     """
 
     def __init__(
@@ -147,8 +160,15 @@ class MemHubAgentHooks(AgentHooks):
         # agent_id -> (the session anchor recalled for, the user's own context, the value set)
         self._snapshots: dict[str, tuple[Any, str | None, str | None]] = {}
 
+    async def on_agent_start(self, agent: Any, **kwargs: Any) -> None:
+        raise UsageError(
+            "MemHubAgentHooks are agent hooks: pass them as `Agent(hooks=hooks)`; "
+            "for `agent.run(msg, hooks=...)` use MemHubHooks"
+        )
+
     async def on_start(self, agent: Any, **kwargs: Any) -> None:
         self.memory.user_of(agent)
+        register_flush(agent, self)
         anchor = getattr(agent, "task_anchor", None)
         snapshot = self._snapshots.get(agent.agent_id)
         if anchor is None or (snapshot is not None and snapshot[0] is anchor):
