@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 import pytest
@@ -11,6 +12,8 @@ from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 from lc_fakes import scripted
 
+from memhub import SyncMemoryClient
+from memhub.testing import HashEmbedder
 from memhub_langchain import MemHubMiddleware
 
 
@@ -164,3 +167,56 @@ def test_missing_user_id_is_a_clear_error(sync_client):
 def test_unknown_group_is_rejected_at_construction(sync_client):
     with pytest.raises(ValueError, match="unknown memory groups"):
         MemHubMiddleware(sync_client, groups=("profile", "everything"))
+
+
+class _QueryLog(HashEmbedder):
+    """The test embedder, keeping every query it embeds (one per memhub search)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queries: list[str] = []
+
+    async def embed_query(self, text: str) -> list[float]:
+        self.queries.append(text)
+        return await super().embed_query(text)
+
+
+@tool
+def weather(city: str) -> str:
+    """The weather in a city."""
+    return f"Sunny in {city}."
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_one_search_per_user_turn_across_its_tool_calls(tmp_path, mode):
+    embed = _QueryLog()
+    with SyncMemoryClient(storage_dir=tmp_path / "s", embed=embed, cwd=tmp_path) as client:
+        client.add(content="I live in Porto", user_id="alice")
+        calls = AIMessage(
+            content="",
+            tool_calls=[
+                {"name": "weather", "args": {"city": c}, "id": f"call-{c}", "type": "tool_call"}
+                for c in ("Porto", "Lisbon", "Faro")
+            ],
+        )
+        model = scripted(calls, "Sunny everywhere.", "Porto.")
+        agent = create_agent(
+            model,
+            tools=[weather],
+            middleware=[MemHubMiddleware(client)],
+            context_schema=Context,
+            checkpointer=InMemorySaver(),
+        )
+        config = {"configurable": {"thread_id": "t"}}
+        question = "What's the weather in my city and nearby?"
+        embed.queries.clear()
+        if mode == "sync":
+            agent.invoke(_ask(question), config, context=Context(user_id="alice"))
+        else:
+            asyncio.run(agent.ainvoke(_ask(question), config, context=Context(user_id="alice")))
+
+        assert len(model.prompts) == 2  # the tool-calling call, then the answer
+        assert all("I live in Porto" in model.system_text(i) for i in (0, 1))
+        assert embed.queries == [question]  # one search for the turn, not one per model call
+        agent.invoke(_ask("Where do I live?"), config, context=Context(user_id="alice"))
+        assert embed.queries == [question, "Where do I live?"]  # the next turn searches again

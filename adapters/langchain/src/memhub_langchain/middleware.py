@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, NotRequired
 
 from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse
 from langchain.agents.middleware.types import ModelCallResult, OmitFromSchema
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import BaseMessage, HumanMessage
 from langgraph.runtime import Runtime
 
 from memhub.bridge import CHAT_GROUPS, MemHub, has_text, render, search_kwargs
 from memhub_langchain._messages import append_to_system, latest_user_text, to_memhub_messages
 
 _SCOPE_KEYS = ("user_id", "app_id", "agent_id", "session_id")
+_RECALLS_KEPT = 256
 
 
 class MemHubState(AgentState):
@@ -42,8 +44,9 @@ def _context_value(context: Any, key: str) -> Any:
 class MemHubMiddleware(AgentMiddleware[MemHubState, Any]):
     """Recall memhub memories into every model call, and add each run to memhub.
 
-    Before each model call the latest user message is searched and the formatted
-    memories are appended to the system message through ``request.override``:
+    Before the first model call of a user turn the user's message is searched, and
+    the formatted memories are appended to the system message of every model call
+    of that turn (the calls after tool calls reuse the search) through ``request.override``:
     they reach the model but never enter the agent state, so a checkpointer does
     not persist them into the thread. When the agent finishes (``after_agent``),
     the run's user and assistant messages are added with ``client.add(messages=...)``
@@ -95,6 +98,8 @@ class MemHubMiddleware(AgentMiddleware[MemHubState, Any]):
         self.groups = tuple(groups)
         self.add = add
         self.template = template
+        # (scope, the turn's user message) -> its rendered memories: one search per turn
+        self._recalled: OrderedDict[tuple, str] = OrderedDict()
         # A bad group name fails here, not at the first model call.
         search_kwargs(user_id="-", app_id=None, agent_id=None, limit=limit, groups=self.groups)
 
@@ -125,14 +130,37 @@ class MemHubMiddleware(AgentMiddleware[MemHubState, Any]):
 
     # -- recall -----------------------------------------------------------------------
 
+    @staticmethod
+    def _turn_key(scope: _Scope, messages: Sequence[BaseMessage]) -> tuple:
+        """The user turn a model call belongs to: its scope and its last human message."""
+        human = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
+        return (scope, human.id if human is not None and human.id else latest_user_text(messages))
+
+    def _remember(self, key: tuple, block: str) -> str:
+        self._recalled[key] = block
+        while len(self._recalled) > _RECALLS_KEPT:
+            self._recalled.popitem(last=False)
+        return block
+
+    def _forget_turn(self, state: MemHubState, runtime: Runtime[Any]) -> None:
+        if self._recalled:
+            self._recalled.pop(
+                self._turn_key(self._scope(runtime), state.get("messages") or []), None
+            )
+
     def wrap_model_call(
         self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], ModelResponse[Any]]
     ) -> ModelCallResult[Any]:
         query = latest_user_text(request.messages)
         if not query:
             return handler(request)
-        result = self.memhub.search_sync(query, **self._search_args(self._scope(request.runtime)))
-        return handler(self._with_memories(request, render(result, self.groups, self.template)))
+        scope = self._scope(request.runtime)
+        key = self._turn_key(scope, request.messages)
+        block = self._recalled.get(key)
+        if block is None:
+            result = self.memhub.search_sync(query, **self._search_args(scope))
+            block = self._remember(key, render(result, self.groups, self.template))
+        return handler(self._with_memories(request, block))
 
     async def awrap_model_call(
         self,
@@ -142,10 +170,13 @@ class MemHubMiddleware(AgentMiddleware[MemHubState, Any]):
         query = latest_user_text(request.messages)
         if not query:
             return await handler(request)
-        result = await self.memhub.search(query, **self._search_args(self._scope(request.runtime)))
-        return await handler(
-            self._with_memories(request, render(result, self.groups, self.template))
-        )
+        scope = self._scope(request.runtime)
+        key = self._turn_key(scope, request.messages)
+        block = self._recalled.get(key)
+        if block is None:
+            result = await self.memhub.search(query, **self._search_args(scope))
+            block = self._remember(key, render(result, self.groups, self.template))
+        return await handler(self._with_memories(request, block))
 
     # -- persist ----------------------------------------------------------------------
 
@@ -194,6 +225,7 @@ class MemHubMiddleware(AgentMiddleware[MemHubState, Any]):
         return self._run_start(state) if self.add else None
 
     def after_agent(self, state: MemHubState, runtime: Runtime[Any]) -> dict[str, Any] | None:
+        self._forget_turn(state, runtime)
         messages = self._run_messages(state) if self.add else []
         if any(has_text(m) for m in messages):
             self.memhub.add_sync(messages, **self._add_args(self._scope(runtime)))
@@ -202,6 +234,7 @@ class MemHubMiddleware(AgentMiddleware[MemHubState, Any]):
     async def aafter_agent(
         self, state: MemHubState, runtime: Runtime[Any]
     ) -> dict[str, Any] | None:
+        self._forget_turn(state, runtime)
         messages = self._run_messages(state) if self.add else []
         if any(has_text(m) for m in messages):
             await self.memhub.add(messages, **self._add_args(self._scope(runtime)))
