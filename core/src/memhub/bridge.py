@@ -112,6 +112,14 @@ class MemHub:
 
     # -- the calls adapters make -----------------------------------------------------
 
+    async def call(self, name: str, /, **kwargs: Any) -> Any:
+        """Any client method by name, awaited (e.g. ``await hub.call("delete", memory_id=...)``)."""
+        return await self._acall(name, **kwargs)
+
+    def call_sync(self, name: str, /, **kwargs: Any) -> Any:
+        """Any client method by name, from sync code."""
+        return self._call(name, **kwargs)
+
     async def search(self, query: str, **kwargs: Any) -> SearchResult:
         return await self._acall("search", query=query, **kwargs)
 

@@ -338,6 +338,20 @@ class MemoryClient:
         return await read.search_conversation(self.engine, query, s, app_ids=app_ids, limit=limit)
 
     @_hub_aware
+    async def conversation(
+        self,
+        *,
+        user_id: str,
+        session_id: str,
+        app_ids: list[str] | None = None,
+        agent_id: str | None = None,
+        limit: int = 1000,
+    ) -> ConversationResult:
+        """A session's raw turns (L0) in the order they were said, e.g. to rebuild a chat history."""
+        s = await self._ready_user(user_id=user_id, agent_id=agent_id, session_id=session_id)
+        return await read.conversation(self.engine, s, app_ids=app_ids, limit=limit)
+
+    @_hub_aware
     async def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:
         s = await self._ready_user(user_id=user_id)
         return await read.get(self.engine, memory_id, s)

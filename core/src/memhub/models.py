@@ -201,7 +201,7 @@ class ConversationTurn(BaseModel):
     message_id: str | None = None
     role: str
     content: str
-    score: float
+    score: float | None = Field(None, description="relevance, for a search; none in a listing")
     session_id: str | None = None
     created_at: str
     occurred_at: str | None = None

@@ -384,6 +384,26 @@ class RemoteClient:
         )
         return ConversationResult.model_validate(data)
 
+    async def conversation(
+        self,
+        *,
+        user_id: str,
+        session_id: str,
+        app_ids: list[str] | None = None,
+        agent_id: str | None = None,
+        limit: int = 1000,
+    ) -> ConversationResult:
+        s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
+        body = {
+            "user_id": user_id,
+            "app_ids": self._apps(app_ids),
+            "agent_id": s.get("agent_id"),
+            "session_id": s.get("session_id"),
+            "limit": limit,
+        }
+        data = await self._request("POST", "/v1/memories/conversation", body=_drop_none(body))
+        return ConversationResult.model_validate(data)
+
     async def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:
         data = await self._request(
             "GET", f"/v1/memories/{quote(memory_id, safe='')}", params={"user_id": user_id}

@@ -182,6 +182,20 @@ class SyncMemoryClient:
                             agent_id: str | None = None, session_id: str | None = None, limit: int = 10) -> ConversationResult:  # fmt: skip
         return self._run(self._client.search_conversation(query, user_id=user_id, app_ids=app_ids, agent_id=agent_id, session_id=session_id, limit=limit))
 
+    def conversation(
+        self,
+        *,
+        user_id: str,
+        session_id: str,
+        app_ids: list[str] | None = None,
+        agent_id: str | None = None,
+        limit: int = 1000,
+    ) -> ConversationResult:
+        scope = {"app_ids": app_ids, "agent_id": agent_id, "limit": limit}
+        return self._run(
+            self._client.conversation(user_id=user_id, session_id=session_id, **scope)
+        )
+
     def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:
         return self._run(self._client.get(memory_id, user_id=user_id))
 

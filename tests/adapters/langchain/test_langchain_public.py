@@ -12,6 +12,7 @@ import memhub_langchain
 
 def test_public_surface_is_pinned():
     assert sorted(memhub_langchain.__all__) == [
+        "MemHubChatMessageHistory",
         "MemHubMemory",
         "MemHubMiddleware",
         "MemHubRetriever",

@@ -80,6 +80,10 @@ async def test_remote_round_trip_matches_the_sdk(remote):
 
     turns = await client.search_conversation("编程语言", user_id="alice")
     assert turns.turns and turns.turns[0].role == "user"
+    said = [{"role": "user", "content": "你好"}, {"role": "assistant", "content": "你好！"}]
+    await client.add(messages=said, user_id="alice", session_id="chat-1")
+    session = await client.conversation(user_id="alice", session_id="chat-1")
+    assert [(t.role, t.content) for t in session.turns] == [(m["role"], m["content"]) for m in said]
 
     atom = await client.memorize("项目用 PostgreSQL 16 做主数据库", repository="acme/db")
     assert (await client.recall("PostgreSQL", repository="acme/db")).atoms[

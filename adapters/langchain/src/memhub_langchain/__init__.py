@@ -1,4 +1,4 @@
-"""memhub for LangChain: agent middleware, a retriever and a classic chain memory.
+"""memhub for LangChain: agent middleware, a retriever, a chat history and a classic chain memory.
 
 Example:
     >>> from langchain.agents import create_agent
@@ -14,13 +14,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from memhub_langchain.history import MemHubChatMessageHistory
 from memhub_langchain.middleware import MemHubMiddleware, MemHubState
 from memhub_langchain.retriever import MemHubRetriever
 
 if TYPE_CHECKING:
     from memhub_langchain.memory import MemHubMemory
 
-__all__ = ["MemHubMemory", "MemHubMiddleware", "MemHubRetriever", "MemHubState"]
+__all__ = [
+    "MemHubChatMessageHistory",
+    "MemHubMemory",
+    "MemHubMiddleware",
+    "MemHubRetriever",
+    "MemHubState",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -19,7 +19,7 @@ from memhub.models import (
     SearchResult,
 )
 from memhub.scope import Scope
-from memhub.store.base import Match, MatchAny, SparseVector, Where
+from memhub.store.base import Match, MatchAny, SparseVector, Where, pages
 
 CHAT_LAYERS = ("fact", "profile")
 PAST = ("superseded", "negated", "archived")  # no longer current, still in the history
@@ -175,6 +175,27 @@ async def search_conversation(engine: Engine, query: str, scope: Scope, *, app_i
                          score=s, session_id=p.get("session_id"), created_at=p["created_at"],
                          occurred_at=p.get("occurred_at"))  # fmt: skip
         for p, s in await hybrid(engine, query, where, limit)
+    ]
+    return ConversationResult(turns=turns)
+
+
+async def conversation(
+    engine: Engine, scope: Scope, *, app_ids=None, limit: int = 1000
+) -> ConversationResult:
+    """A session's raw turns (L0) in the order they were said (the last ``limit``);
+    archived and governed ones are left out."""
+    if not scope.user_id or not scope.session_id:
+        raise InvalidInputError("user_id and session_id are required")
+    if not 1 <= limit <= 10_000:
+        raise InvalidInputError("limit must be between 1 and 10000")
+    where = visible(scope, ("raw",), app_ids=app_ids)
+    found = [p.payload async for page in pages(engine.store, "memories", where) for p in page]
+    # ULIDs sort by creation time, and one add writes its turns in order
+    found.sort(key=lambda p: (p.get("occurred_at") or p["created_at"], p["id"]))
+    keys = ("id", "message_id", "role", "content", "session_id", "created_at", "occurred_at")
+    turns = [
+        ConversationTurn(**({k: p.get(k) for k in keys} | {"role": p.get("role") or "user"}))
+        for p in found[-limit:]
     ]
     return ConversationResult(turns=turns)
 

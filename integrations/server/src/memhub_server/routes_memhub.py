@@ -16,6 +16,7 @@ from memhub_server.deps import Client, Service, Tenant
 from memhub_server.schemas import (
     MAX_ID,
     AddRequest,
+    ConversationRequest,
     DeleteResult,
     Id,
     ListQuery,
@@ -69,6 +70,21 @@ async def search_conversation(
         body.query, user_id=body.user_id, app_ids=body.app_ids, agent_id=body.agent_id,
         session_id=body.session_id, limit=body.limit,
     )  # fmt: skip
+
+
+@router.post("/conversation", response_model=ConversationResult, summary="a session's raw turns")
+async def conversation(
+    body: ConversationRequest, svc: Service, tenant: Tenant
+) -> ConversationResult:
+    """A session's raw turns (L0) in the order they were said; governed text is never returned."""
+    client = await svc.client(tenant)
+    return await client.conversation(
+        user_id=body.user_id,
+        session_id=body.session_id,
+        app_ids=body.app_ids,
+        agent_id=body.agent_id,
+        limit=body.limit,
+    )
 
 
 @router.get("/", response_model=list[MemoryItem], summary="list a user's memories")

@@ -227,6 +227,11 @@ class SearchConversationRequest(_ReadScope):
     limit: int = Field(10, ge=1, le=200)
 
 
+class ConversationRequest(_ReadScope):
+    session_id: Id
+    limit: int = Field(1000, ge=1, le=10_000)
+
+
 class ListQuery(_ReadScope):
     include_history: bool = Field(False, description="add replaced and deleted versions")
     limit: int = Field(1000, ge=1, le=1000)
