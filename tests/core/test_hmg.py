@@ -73,6 +73,14 @@ async def test_replacing_a_superseded_version_is_refused(client):
         await client.correct(old.atom_id, "replace", "again", new_content="项目用 PostgreSQL 18")
 
 
+async def test_the_refusal_names_the_chains_current_version_not_the_next_one(client):
+    v1 = await client.memorize(PG16)
+    v2 = await client.correct(v1.atom_id, "replace", "upgrade", new_content="项目用 PostgreSQL 17")
+    v3 = await client.correct(v2.new_atom_id, "replace", "again", new_content="项目用 PostgreSQL 18")
+    with pytest.raises(InvalidTransitionError, match=f"latest version {v3.new_atom_id}"):
+        await client.correct(v1.atom_id, "negate", "wrong")
+
+
 async def test_negate_hides_from_recall_and_keeps_content(client):
     mongo = await client.memorize("用 MongoDB 做会话缓存")
     await client.correct(mongo.atom_id, "negate", "MongoDB 缓存方案已废弃，改用 Redis")

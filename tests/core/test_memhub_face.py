@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memhub import InvalidInputError, MemoryClient, NotFoundError
+from memhub import InvalidInputError, InvalidTransitionError, MemoryClient, NotFoundError
 from memhub.retrieval.formatter import format_memories
 from memhub.testing import HashEmbedder, ScriptedLLM
 
@@ -216,6 +216,16 @@ async def test_update_get_delete_list(client):
     assert (await client.search("住", user_id="alice")).memories.all() == []
     with pytest.raises(NotFoundError):
         await client.get(second, user_id="bob")
+
+
+async def test_deleting_a_replaced_version_is_refused_naming_the_current_one(client):
+    first = (await client.add(content="我住在上海", user_id="alice")).decisions[0].memory_id
+    second = await client.update(first, "我住在杭州", user_id="alice")
+    third = await client.update(second, "我住在苏州", user_id="alice")
+    with pytest.raises(InvalidTransitionError, match=f"current version {third}"):
+        await client.delete(first, user_id="alice")
+    history = {m.id: m.status for m in await client.list(user_id="alice", include_history=True)}
+    assert history == {first: "superseded", second: "superseded", third: "active"}
 
 
 @pytest.mark.parametrize(

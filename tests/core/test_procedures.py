@@ -141,3 +141,21 @@ async def test_with_an_llm_procedures_come_from_one_extraction_call_beside_the_c
         item = await client.get(result.procedure_ids[0], user_id="u")
         assert item.procedure.files == ["app/db.py"]  # from the tool calls, not from the model
         assert item.procedure.task == "SQLite database is locked under concurrent writes"
+
+
+async def test_update_keeps_a_procedures_fields(tmp_path):
+    """The quickstart's loop over ``res.memories.procedures`` reads ``.procedure`` of each."""
+    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path) as client:
+        pid = (await client.add(messages=session(FIRST), user_id="u", branch="main")).procedure_ids[0]
+        new_id = await client.update(pid, "改用 WAL 模式，写入走单一队列。", user_id="u")
+        res = await client.search("database is locked", user_id="u", procedure_limit=3)
+        [item] = res.memories.procedures
+        p = item.procedure
+        assert item.id == new_id and item.evolution_chain == [pid]
+        assert "database is locked" in p.task and p.solution == "改用 WAL 模式，写入走单一队列。"
+        assert p.files == ["app/db.py"] and p.branch == "main"
+        assert item.content == f"{p.task}\n→ {p.solution}"
+        both = "SQLite 写锁冲突\n→ BEGIN IMMEDIATE"
+        newer = await client.update(new_id, both, user_id="u")
+        p = (await client.get(newer, user_id="u")).procedure
+        assert (p.task, p.solution, p.files) == ("SQLite 写锁冲突", "BEGIN IMMEDIATE", ["app/db.py"])

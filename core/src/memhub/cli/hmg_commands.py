@@ -1,6 +1,6 @@
 """The HMG commands: memorize, recall, correct, govern, handoff, context, history, stats, purge.
 
-Semantics are the client's (``spec/hmg-guide.zh.md``); this module only maps flags to
+Semantics are the client's (README, "Operations"); this module only maps flags to
 calls. Scope overrides (``--repository`` etc.) reach every call through ``inv.scope``.
 """
 

@@ -1,6 +1,7 @@
 """The HMG operations: memorize, recall, correct, govern, handoff, context, history, stats, purge.
 
-Exact semantics: ``spec/hmg-guide.zh.md``. Every operation either applies fully
+Exact semantics: the README's "Operations" section (the HMG guide's vocabulary and
+transitions). Every operation either applies fully
 or raises a typed error having changed nothing.
 """
 
@@ -150,7 +151,7 @@ async def correct(
         raise InvalidInputError(f"new_content is only for replace, not {action}")
     async with engine.write_lock:
         old = await engine.get(target_atom, scope.tenant)
-        transitions.check_correctable(action, old.get("status", "active"), old["exposure"], old.get("superseded_by"))
+        await check_correctable(engine, action, old)
         if action == "replace":
             new_atom = await replace_version(engine, old, text, why, action="replace")
             await engine.bump()
@@ -168,6 +169,22 @@ async def correct(
         await engine.log(target_atom, "epistemic", action, tenant=scope.tenant, before=old["epistemic"], after=after, reason=why)
         await engine.bump()
         return CorrectResult(atom_id=target_atom, action=action, effect="applied", status=old["status"], epistemic=after)
+
+
+async def chain_head(engine: Engine, payload: dict) -> dict:
+    """The current version of ``payload``'s chain: follow ``superseded_by`` to its end."""
+    seen = {payload["id"]}
+    while (successor := payload.get("superseded_by")) and successor not in seen:
+        seen.add(successor)
+        payload = await engine.get(successor, payload["tenant"])
+    return payload
+
+
+async def check_correctable(engine: Engine, action: str, old: dict) -> None:
+    """``transitions.check_correctable``, naming the chain's current version when ``old`` is replaced."""
+    status = old.get("status", "active")
+    head = (await chain_head(engine, old))["id"] if status == "superseded" else None
+    transitions.check_correctable(action, status, old["exposure"], head)
 
 
 async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, action: str, layer: str | None = None,

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from memhub.engine import transitions
 from memhub.engine.core import Engine
 from memhub.engine.filters import visible
-from memhub.engine.hmg import clean_content, hybrid, query_vectors, replace_version
+from memhub.engine.hmg import (
+    chain_head,
+    check_correctable,
+    clean_content,
+    hybrid,
+    query_vectors,
+    replace_version,
+)
+from memhub.engine.procedures import content_of, vector_text
 from memhub.engine.records import GOVERNED, shown_content
 from memhub.errors import InvalidInputError, InvalidTransitionError, NotFoundError
 from memhub.models import (
@@ -226,12 +233,27 @@ async def update(engine: Engine, memory_id: str, content: str, scope: Scope) -> 
     async with engine.write_lock:
         old = await engine.get(memory_id, scope.tenant)
         _check_owner(old, scope, memory_id)
-        transitions.check_correctable("update", old.get("status", "active"), old["exposure"], old.get("superseded_by"))
+        await check_correctable(engine, "update", old)
         if old.get("layer") == "raw":
             raise InvalidInputError("raw conversation records cannot be updated")
-        new = await replace_version(engine, old, text, "update", action="update")
+        content, extra = _new_version(old, text)
+        new = await replace_version(engine, old, content, "update", action="update", **extra)
         await engine.bump()
     return new["id"]
+
+
+def _new_version(old: dict, text: str) -> tuple[str, dict[str, Any]]:
+    """The updated version's content and ``replace_version`` options. A procedure keeps
+    its fields, with the new text as its solution (or as task and solution, when given
+    the way procedures read: ``task\n→ solution``)."""
+    if not old.get("procedure"):
+        return text, {}
+    task, arrow, solution = text.partition("\n→ ")
+    change = {"task": task.strip(), "solution": solution.strip()} if arrow else {"solution": text}
+    p = Procedure(**old["procedure"]).model_copy(update=change)
+    keep = {k: old.get(k) for k in ("boundary_scope", "kind", "evidence")}
+    extra = keep | {"procedure": p.model_dump()}
+    return content_of(p), {"extra": extra, "vector_text": vector_text(p)}
 
 
 async def delete(engine: Engine, memory_id: str, scope: Scope) -> None:
@@ -243,6 +265,11 @@ async def delete(engine: Engine, memory_id: str, scope: Scope) -> None:
             raise InvalidTransitionError(f"memory {memory_id} is {old['exposure']}: nothing is left to delete")
         if old["status"] == "archived":
             return
+        if old["status"] == "superseded":
+            head = (await chain_head(engine, old))["id"]
+            raise InvalidTransitionError(
+                f"memory {memory_id} is a replaced version; delete the current version {head}"
+            )
         await engine.update(old, {"status": "archived"})
         await engine.log(memory_id, "status", "delete", tenant=scope.tenant, before=old["status"], after="archived")
         await engine.bump()
