@@ -149,6 +149,12 @@ class MemoryStore(Protocol):
 
     async def count(self, collection: Collection, where: Where | None = None) -> int: ...
 
+    async def facet(
+        self, collection: Collection, key: str, where: Where | None = None, *, limit: int = 100
+    ) -> list[tuple[str | int | bool, int]]:
+        """The ``limit`` most frequent values of ``key`` (an indexed keyword key) among the
+        points matching ``where``, each with its exact count: most frequent first, ties by value."""
+
     async def hybrid_query(
         self,
         dense: list[float],

@@ -343,6 +343,24 @@ class EdgeStore:
         flt = to_edge_filter(where, _KEYS[collection])
         return self._shard(collection).count(qe.CountRequest(filter=flt, exact=True))
 
+    async def facet(
+        self, collection: Collection, key: str, where: Where | None = None, *, limit: int = 100
+    ) -> list[tuple[str | int | bool, int]]:
+        """A key folded into ``_facets`` is counted there: every token of the matching points
+        is counted, so this reads all their facets (~1 s for 100k points; a key with its own
+        index, such as ``user_id``, takes ~50 ms)."""
+        keys = _KEYS[collection]
+        flt = to_edge_filter(where, keys)
+        shard = self._shard(collection)
+        if key not in keys:
+            hits = shard.facet(qe.FacetRequest(key, limit=limit, exact=True, filter=flt)).hits
+            found = [(h.value, int(h.count)) for h in hits]
+        else:
+            hits = shard.facet(qe.FacetRequest(facets.FACETS, limit=1 << 30, exact=True, filter=flt)).hits
+            found = [(v, int(h.count)) for h in hits if (v := facets.value_of(key, h.value)) is not None]
+        found.sort(key=lambda f: (-f[1], str(f[0])))
+        return found[:limit]
+
     async def hybrid_query(
         self,
         dense: list[float],

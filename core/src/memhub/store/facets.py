@@ -38,6 +38,18 @@ def token(key: str, value: Any) -> str | None:
     return None
 
 
+def value_of(key: str, facet: str) -> str | int | bool | None:
+    """The value of ``key`` a facet token stands for (``token``'s inverse); ``None`` for
+    a token of another key or of an empty value."""
+    prefix = f"{key}\x1f"
+    if not facet.startswith(prefix) or len(facet) <= len(prefix):
+        return None
+    kind, text = facet[len(prefix)], facet[len(prefix) + 1 :]
+    if kind == "b":
+        return text == "1"
+    return int(text) if kind == "i" else text
+
+
 def empty(key: str) -> str:
     """The facet of ``key`` missing, null or an empty list (Qdrant's ``is_empty``)."""
     return f"{key}\x1e"

@@ -292,6 +292,16 @@ class QdrantServerStore:
         request = self._client.count(self._name(collection), to_qdrant_filter(where), exact=True)
         return (await self._call(request)).count
 
+    async def facet(
+        self, collection: Collection, key: str, where: Where | None = None, *, limit: int = 100
+    ) -> list[tuple[str | int | bool, int]]:
+        request = self._client.facet(
+            self._name(collection), key, facet_filter=to_qdrant_filter(where), limit=limit, exact=True
+        )
+        found = [(h.value, int(h.count)) for h in (await self._call(request)).hits]
+        found.sort(key=lambda f: (-f[1], str(f[0])))
+        return found
+
     async def hybrid_query(
         self,
         dense: list[float],

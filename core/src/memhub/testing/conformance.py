@@ -324,6 +324,22 @@ class MemoryStoreConformance:
         names = sorted(p.payload["name"] for p in await scroll_all(store, "memories", where))
         assert "".join(names) == expected
 
+    async def test_facet_counts_values_within_the_filter(self, store: MemoryStore) -> None:
+        rows = [("u1", "fact", "a"), ("u1", "fact", "b"), ("u1", "raw", "a"), ("u2", "fact", "a")]
+        rows += [("u2", "profile", None), ("u3", "fact", "a")]
+        points = []
+        for user, layer, app in rows:
+            payload = {"user_id": user, "layer": layer} | ({"app_id": app} if app else {})
+            points.append(StoredPoint(uid(), payload))
+        await store.upsert("memories", points)
+        assert await store.facet("memories", "user_id") == [("u1", 3), ("u2", 2), ("u3", 1)]
+        assert await store.facet("memories", "layer", limit=2) == [("fact", 4), ("profile", 1)]
+        only_u1 = Where(must=(Match("user_id", "u1"),))
+        assert await store.facet("memories", "layer", only_u1) == [("fact", 2), ("raw", 1)]
+        assert await store.facet("memories", "app_id") == [("a", 4), ("b", 1)]
+        nobody = Where(must=(Match("user_id", "u9"),))
+        assert await store.facet("memories", "app_id", nobody) == []
+
     # -- queries ---------------------------------------------------------------------
 
     async def test_dense_query_ranks_by_cosine_within_the_filter(self, store: MemoryStore) -> None:
