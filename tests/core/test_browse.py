@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memhub import InvalidInputError
+from memhub import InvalidInputError, NotFoundError
 from memhub.engine import browse
 from memhub.engine.core import Engine
 from memhub.engine.records import new_payload
@@ -75,6 +75,13 @@ async def test_activity_counts_decisions_per_day_and_a_replace_once(client) -> N
     assert list(days)[-1] == today and len(days) == 3
     assert days[today] == {"memorize": 1, "replace": 1}
     assert await browse.activity(client.engine, "someone-else", days=1) == {today: {}}
+
+
+async def test_atom_reads_any_memory_of_the_tenant_and_no_other(client) -> None:
+    (mine,) = await _write(client.engine, 1, tenant="t1", user_id="alice")
+    assert (await browse.atom(client.engine, "t1", mine)).scope["user_id"] == "alice"
+    with pytest.raises(NotFoundError):
+        await browse.atom(client.engine, "t2", mine)
 
 
 async def test_bad_input_is_refused(client) -> None:

@@ -116,6 +116,12 @@ async def page(
     return Page(atoms=[to_atom(p) for p in rows], next_cursor=next_cursor)
 
 
+async def atom(engine: Engine, tenant: str, atom_id: str) -> Atom:
+    """One memory of the tenant, whatever its user, status or exposure (``NotFoundError``
+    for an id of another tenant, as for a missing one)."""
+    return to_atom(await engine.get(atom_id, tenant))
+
+
 async def facet(
     engine: Engine, tenant: str, key: str, filters: dict[str, str] | None = None, *, limit: int = 20
 ) -> list[tuple[str, int]]:

@@ -4,6 +4,7 @@
     /v1/memories/...              the MemHub face (add, search, get, list, update, delete)
     /v1/users/{user_id}           DELETE: forget one user (the right to erasure)
     /v1/hmg/...                   the HMG face (memorize, recall, correct, govern, ...)
+    /ui/                          the memory inspector, a web page (``memhub_server.ui``)
 
 Every ``/v1`` request needs ``Authorization: Bearer <key>``; the key picks the
 tenant, and every read and write of the request stays inside that tenant.
@@ -21,7 +22,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memhub import Settings
-from memhub_server import errors
+from memhub_server import errors, ui
 from memhub_server.auth import KEYS_FILE, Authenticator, KeyStore
 from memhub_server.routes_hmg import router as hmg_router
 from memhub_server.routes_memhub import router as memhub_router
@@ -108,6 +109,7 @@ def create_app(
     auth: Authenticator | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY,
     on_shutdown: Callable[[], None] | None = None,
+    ui_token_login: bool = False,
 ) -> FastAPI:
     """The REST API over one store.
 
@@ -118,6 +120,8 @@ def create_app(
         max_body_bytes: larger request bodies get 413.
         on_shutdown: called when the server stops, before the store closes (the hub
             removes its ``hub.json`` there).
+        ui_token_login: the inspector accepts the key in its address (``/ui/?token=``),
+            as the local hub's printed link does.
 
     Example:
         >>> app = create_app(Settings.load(storage_dir="./.memhub_data"))
@@ -160,4 +164,5 @@ def create_app(
     app.include_router(users_router, prefix="/v1/users", tags=["users"], responses=errors.RESPONSES)
     app.include_router(hmg_router, prefix="/v1/hmg", tags=["hmg"], responses=errors.RESPONSES)
     app.include_router(transfer_router, prefix="/v1", tags=["transfer"], responses=errors.RESPONSES)
+    ui.install(app, auth, token_login=ui_token_login)
     return app

@@ -41,6 +41,14 @@ def register(add: AddCommand) -> None:
         "--port", type=int, default=None, help="port (default: a free one, written to hub.json)"
     )
 
+    p = add("ui", _ui, "open the memory inspector: a local hub with its web page, in the browser")
+    p.add_argument(
+        "--port", type=int, default=None, help="port (default: a free one, written to hub.json)"
+    )
+    p.add_argument(
+        "--no-browser", action="store_true", help="only print the link (e.g. on a server)"
+    )
+
     p = add("keys", _keys, "manage the REST service's API keys: create, list, revoke")
     p.add_argument(
         "action",
@@ -106,6 +114,7 @@ async def _serve_api(inv: Invocation) -> None:
               "run `memhub keys create --tenant NAME`", file=sys.stderr)  # fmt: skip
     host = f"[{a.host}]" if ":" in a.host else a.host
     print(f"memhub REST API on http://{host}:{a.port} (store: {settings.storage_dir})", flush=True)
+    print(f"memory inspector: http://{host}:{a.port}/ui/ (sign in with an API key)", flush=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     try:
         await server.serve(sockets=[sock])
@@ -113,7 +122,7 @@ async def _serve_api(inv: Invocation) -> None:
         await service.close()
 
 
-async def _serve(inv: Invocation) -> None:
+async def _serve(inv: Invocation, *, open_browser: bool = False) -> None:
     from memhub_server.hub import LocalHub
 
     settings = _settings(
@@ -128,10 +137,19 @@ async def _serve(inv: Invocation) -> None:
         f"memhub hub on {url} (store: {settings.storage_dir}; clients find it in {hub.path})",
         flush=True,
     )
+    print(f"memory inspector: {hub.inspector_url}", flush=True)
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(hub.inspector_url)
     try:
         await hub.wait()
     finally:
         await hub.stop()
+
+
+async def _ui(inv: Invocation) -> None:
+    await _serve(inv, open_browser=not inv.args.no_browser)
 
 
 async def _keys(inv: Invocation) -> None:

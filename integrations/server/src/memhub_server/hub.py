@@ -6,6 +6,9 @@ Qdrant Edge allows one process per store. The hub opens it, listens on
 shutdown). A ``MemoryClient`` asked to open that store finds the file and talks to
 the hub instead (see ``memhub.remote``); the token is the only credential, and one
 tenant (the settings' ``tenant``, ``"local"`` by default) is served.
+
+The hub also serves the memory inspector at ``/ui`` (``memhub_server.ui``); its
+sign-in link, with the token, is printed when ``memhub serve`` or ``memhub ui`` starts.
 """
 
 from __future__ import annotations
@@ -96,7 +99,8 @@ class LocalHub:
             raise
         self.url = f"http://{HOST}:{sock.getsockname()[1]}"
         app = create_app(service=self.service, auth=SingleToken(self.token, self.settings.tenant),
-                         max_body_bytes=self._max_body, on_shutdown=self._unannounce)  # fmt: skip
+                         max_body_bytes=self._max_body, on_shutdown=self._unannounce,
+                         ui_token_login=True)  # fmt: skip
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
         self._server = uvicorn.Server(config)
         self._task = asyncio.create_task(self._server.serve(sockets=[sock]))
@@ -107,6 +111,11 @@ class LocalHub:
             await asyncio.sleep(0.01)
         self._announce()
         return self.url
+
+    @property
+    def inspector_url(self) -> str:
+        """The memory inspector's sign-in link (it carries the token, as Jupyter's does)."""
+        return f"{self.url}/ui/?token={self.token}"
 
     async def wait(self) -> None:
         """Serve until stopped (``stop()``, or SIGINT/SIGTERM when run by ``memhub serve``)."""
