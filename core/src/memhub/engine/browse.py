@@ -30,6 +30,7 @@ FILTER_KEYS = (
     "app_id",
     "agent_id",
     "session_id",
+    "workspace",
     "repository",
     "branch",
     "layer",

@@ -111,6 +111,21 @@ ZH = {
     "Purge": "清除",
     "Store": "存储",
     "score": "得分",
+    "writes a new version; this one becomes superseded": "写入新版本；本条变为已被取代",
+    "marks it as false: gone from search, kept in history": "标记为错误：不再被搜索到，历史中保留",
+    "raises it to actual": "提升为 actual（事实）",
+    "raises it to necessary (a hard constraint)": "提升为 necessary（硬约束）",
+    "lowers it to possible": "降为 possible（可能）",
+    "hides it from every read until released": "在解除之前对所有读取隐藏",
+    "makes a quarantined memory visible again": "让被隔离的记忆重新可见",
+    "erases its text and vectors, and those of its lineage; history keeps a placeholder": "抹去其文本与向量（连同其来源与派生记录）；历史中只留占位符",
+    "erases everything but its id and times, and its lineage's": "除 ID 与时间外全部抹去（连同其来源与派生记录）",
+    "stores the lesson, then seals this memory": "保存教训，然后封存本条记忆",
+    "writes a new version with the new content": "用新内容写入新版本",
+    "archives it: gone from search, kept in history": "归档：不再被搜索到，历史中保留",
+    "tombstones every memory of this user in the tenant": "将该用户在本租户中的全部记忆置为墓碑",
+    "rewrites the store so sealed and tombstoned text is gone from disk": "重写存储，使被封存和墓碑化的文本从磁盘上消失",
+    "Version": "版本",
 }
 
 

@@ -30,15 +30,15 @@ _env = jinja2.Environment(
 )
 
 # The pages load nothing but their own script and style; an injected <script> or an
-# inline handler would not run even if escaping ever failed. No framing, no referrer
-# (the hub's sign-in link carries its token).
+# inline handler would not run even if escaping ever failed. No framing, no referrer to
+# other sites.
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
     "img-src 'self' data:; form-action 'self'; connect-src 'self'; base-uri 'none'; "
     "frame-ancestors 'none'",
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
 

@@ -274,6 +274,8 @@ async def search(
 
 @router.get("/memory/{atom_id}", response_class=HTMLResponse)
 async def history(request: Request, atom_id: str, session: SessionDep) -> HTMLResponse:
+    """One memory: its state, its version chain with every step of every version (newest
+    first), its lessons and the raw turns it came from."""
     engine = _service(request).engine
     try:
         atom = await browse.atom(engine, session.tenant, atom_id[:256])
@@ -282,19 +284,19 @@ async def history(request: Request, atom_id: str, session: SessionDep) -> HTMLRe
         chain = [
             await browse.atom(engine, session.tenant, i) for i in reversed(trail.relations.chain)
         ]
+        steps = []
+        for version in chain:
+            own = trail if version.atom_id == atom.atom_id else None
+            own = own or await client.history(version.atom_id, **atom_scope(version))
+            for kind in ("status", "epistemic", "exposure"):
+                steps += [(version, kind, s) for s in getattr(own, f"{kind}_history")]
         lessons = [
             await browse.atom(engine, session.tenant, i) for i in trail.relations.related_lessons
         ]
         raw = await browse.sources(engine, session.tenant, atom.atom_id)
     except MemHubError as err:
         return page(request, "error.html", session, status=404, message=str(err))
-    steps = sorted(
-        [("status", s) for s in trail.status_history]
-        + [("epistemic", s) for s in trail.epistemic_history]
-        + [("exposure", s) for s in trail.exposure_history],
-        key=lambda p: p[1].at,
-        reverse=True,
-    )
+    steps.sort(key=lambda step: step[2].at, reverse=True)
     return page(
         request,
         "history.html",
@@ -312,41 +314,39 @@ async def history(request: Request, atom_id: str, session: SessionDep) -> HTMLRe
 
 
 @router.get("/coding", response_class=HTMLResponse)
-async def coding(
-    request: Request, session: SessionDep, repository: str = "", branch: str = "", user_id: str = ""
-) -> HTMLResponse:
+async def coding(request: Request, session: SessionDep) -> HTMLResponse:
+    """Procedures by workspace and branch, and the handoff the next session starts with."""
     engine = _service(request).engine
     client = await _client(request, session)
     filters = {
-        k: v.strip()[:256]
-        for k, v in (("repository", repository), ("branch", branch), ("user_id", user_id))
-        if v.strip()
+        k: v
+        for k, v in filters_of(request.query_params).items()
+        if k in ("workspace", "repository", "branch", "user_id")
     }
-    listed = await browse.page(
-        engine, session.tenant, {**filters, "layer": "procedure", "status": "active"}, limit=50
-    )
-    procedures = []
+    query = {**filters, "layer": "procedure", "status": "active"}
+    listed = await browse.page(engine, session.tenant, query, limit=50)
+    groups: dict[tuple[str, str], list] = {}
     for atom in listed.atoms:
         item = None
-        if atom.exposure_state not in ("sealed", "tombstoned"):
+        if atom.exposure_state == "visible":
             try:
                 item = await client.get(atom.atom_id, user_id=atom.scope.get("user_id"))
             except MemHubError:
                 item = None
-        procedures.append((atom, item))
-    groups: dict[tuple[str, str], list] = {}
-    for atom, item in procedures:
-        where = (
-            item.procedure.workspace_id if item and item.procedure else None
-        ) or atom.scope.get("repository", "—")
-        groups.setdefault((where or "—", atom.scope.get("branch") or "—"), []).append((atom, item))
+        proc = item.procedure if item else None
+        where = (proc.workspace_id if proc else None) or atom.scope.get("workspace") or "—"
+        branch = (proc.branch if proc else None) or atom.scope.get("branch") or "—"
+        groups.setdefault((where, branch), []).append((atom, item))
     context = await client.session_context(
         user_id=filters.get("user_id"),
         repository=filters.get("repository", ANY),
         branch=filters.get("branch", ANY),
-        workspace=ANY,
+        workspace=filters.get("workspace", ANY),
     )
-    repositories = await browse.facet(engine, session.tenant, "repository", limit=50)
+    choices = {
+        key: await browse.facet(engine, session.tenant, key, limit=50)
+        for key in ("workspace", "repository")
+    }
     return page(
         request,
         "coding.html",
@@ -354,5 +354,5 @@ async def coding(
         groups=groups,
         context=context,
         filters=filters,
-        repositories=repositories,
+        choices=choices,
     )
