@@ -126,11 +126,18 @@ async def atom(engine: Engine, tenant: str, atom_id: str) -> Atom:
 async def facet(
     engine: Engine, tenant: str, key: str, filters: dict[str, str] | None = None, *, limit: int = 20
 ) -> list[tuple[str, int]]:
-    """The most common values of ``key`` (a ``FILTER_KEYS`` key) in the tenant, with counts."""
+    """The most common values of ``key`` (a ``FILTER_KEYS`` key) in the tenant, with counts
+    (approximate on large stores for some keys: see ``MemoryStore.facet``; ``counts_by``
+    counts exactly)."""
     if key not in FILTER_KEYS:
         raise InvalidInputError(f"cannot count by {key!r}; use one of {', '.join(FILTER_KEYS)}")
     found = await engine.store.facet("memories", key, tenant_filter(tenant, filters), limit=limit)
     return [(str(value), count) for value, count in found]
+
+
+async def count(engine: Engine, tenant: str, filters: dict[str, str] | None = None) -> int:
+    """How many memories of the tenant match ``filters`` (exact)."""
+    return await engine.store.count("memories", tenant_filter(tenant, filters))
 
 
 async def counts_by(

@@ -153,7 +153,8 @@ class MemoryStore(Protocol):
         self, collection: Collection, key: str, where: Where | None = None, *, limit: int = 100
     ) -> list[tuple[str | int | bool, int]]:
         """The ``limit`` most frequent values of ``key`` (an indexed keyword key) among the
-        points matching ``where``, each with its exact count: most frequent first, ties by value."""
+        points matching ``where``, with their counts, most frequent first (ties by value).
+        A backend may count approximately on large sets (``EdgeStore``: folded keys)."""
 
     async def hybrid_query(
         self,

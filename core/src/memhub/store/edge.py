@@ -346,18 +346,22 @@ class EdgeStore:
     async def facet(
         self, collection: Collection, key: str, where: Where | None = None, *, limit: int = 100
     ) -> list[tuple[str | int | bool, int]]:
-        """A key folded into ``_facets`` is counted there: every token of the matching points
-        is counted, so this reads all their facets (~1 s for 100k points; a key with its own
-        index, such as ``user_id``, takes ~50 ms)."""
+        """A key with its own index is counted exactly there (``user_id``: ~50 ms at 100k
+        points). A key folded into ``_facets`` is counted with every other token of the
+        matching points, so Qdrant's approximate count is asked for (exact: ~60 s at 100k,
+        approximate: ~1 s); it is exact on small sets. Both run in a worker thread."""
         keys = _KEYS[collection]
         flt = to_edge_filter(where, keys)
         shard = self._shard(collection)
         if key not in keys:
-            hits = shard.facet(qe.FacetRequest(key, limit=limit, exact=True, filter=flt)).hits
+            request = qe.FacetRequest(key, limit=limit, exact=True, filter=flt)
+            hits = (await asyncio.to_thread(shard.facet, request)).hits
             found = [(h.value, int(h.count)) for h in hits]
         else:
-            hits = shard.facet(qe.FacetRequest(facets.FACETS, limit=1 << 30, exact=True, filter=flt)).hits
-            found = [(v, int(h.count)) for h in hits if (v := facets.value_of(key, h.value)) is not None]
+            request = qe.FacetRequest(facets.FACETS, limit=1 << 30, exact=False, filter=flt)
+            hits = (await asyncio.to_thread(shard.facet, request)).hits
+            values = [(facets.value_of(key, h.value), int(h.count)) for h in hits]
+            found = [(v, n) for v, n in values if v is not None]
         found.sort(key=lambda f: (-f[1], str(f[0])))
         return found[:limit]
 

@@ -126,6 +126,7 @@ ZH = {
     "tombstones every memory of this user in the tenant": "将该用户在本租户中的全部记忆置为墓碑",
     "rewrites the store so sealed and tombstoned text is gone from disk": "重写存储，使被封存和墓碑化的文本从磁盘上消失",
     "Version": "版本",
+    "Counted at": "统计于",
 }
 
 
