@@ -7,6 +7,8 @@ the user is reconciled only with that agent's memory.
 
 from __future__ import annotations
 
+from memhub import MemoryClient
+
 BIKE = [{"role": "user", "content": "I own a red bike."}]
 
 
@@ -79,3 +81,15 @@ async def test_search_and_list_narrow_to_a_session_only_when_asked(client):
     assert sorted(m.session_id for m in await client.list(user_id="u")) == ["a", "b"]
     only_a = await client.list(user_id="u", session_id="a")
     assert [m.content for m in only_a] == ["I own a red bike"]
+
+
+async def test_a_new_version_belongs_to_the_session_that_said_it(e5, tmp_path):
+    async with MemoryClient(storage_dir=tmp_path / "e5", embed=e5, cwd=tmp_path) as client:
+        lived = [{"role": "user", "content": "我住在上海"}]
+        moved = [{"role": "user", "content": "我上个月搬到北京了"}]
+        await client.add(messages=lived, user_id="u", session_id="s1")
+        later = await client.add(messages=moved, user_id="u", session_id="s2")
+        assert _actions(later) == ["OVERRIDE"]
+        assert [m.session_id for m in await client.list(user_id="u")] == ["s2"]
+        found = (await client.search("我住在哪里", user_id="u", session_id="s2")).memories.all()
+        assert [m.content for m in found] == ["我上个月搬到北京了"]

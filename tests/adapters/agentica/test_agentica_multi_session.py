@@ -1,0 +1,29 @@
+"""``MemHubHooks`` on a real Agentica ``Agent``: one agent run per session, flushed at its end,
+the real e5 embedder."""
+
+from __future__ import annotations
+
+import pytest
+from ag_fakes import ScriptedModel
+from agentica import Agent
+from multi_session import STORIES, Story, assert_current
+
+from memhub import MemoryClient
+from memhub_agentica import MemHubHooks
+
+
+@pytest.mark.parametrize("story", STORIES)
+async def test_the_last_session_sees_only_the_current_value(story: Story, e5, tmp_path):
+    async with MemoryClient(storage_dir=tmp_path / "store", embed=e5, cwd=tmp_path) as client:
+        hooks = MemHubHooks(client, user_id="alice", add_every=0)
+        for i, text in enumerate(story.sessions, 1):
+            model = ScriptedModel(replies=["Got it."])
+            agent = Agent(
+                model=model, instructions="You are a helpful assistant.", session_id=f"s{i}"
+            )
+            await agent.run(text, hooks=hooks)
+            await hooks.flush_pending(agent)
+
+        shown = model.last_user()
+        assert shown.startswith(story.asked) and "<memhub_memories>" in shown
+        assert_current(shown, story)
