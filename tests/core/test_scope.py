@@ -74,3 +74,35 @@ async def test_users_never_see_each_other(client):
     assert alice == ["我住在上海"] and bob == ["我住在柏林"]
     assert (await client.recall("住在")).atoms == []  # no user: only memories without a user
     assert len((await client.recall("住在", user_id="alice")).atoms) == 1
+
+
+async def test_repository_wildcard_alone_searches_every_project_on_any_branch(tmp_path):
+    store = tmp_path / "store"
+    a_main = make_checkout(tmp_path / "a", "git@github.com:org/a.git", "main")
+    b_dev = make_checkout(tmp_path / "b", "git@github.com:org/b.git", "dev")
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=a_main) as client:
+        await client.memorize("项目用 PostgreSQL 16 做主数据库")
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=b_dev) as client:
+        widened = (await client.recall("PostgreSQL 数据库", repository=ANY)).atoms
+        assert [a.content for a in widened] == ["项目用 PostgreSQL 16 做主数据库"]
+        # a branch given with the wildcard still narrows
+        assert (await client.recall("PostgreSQL 数据库", repository=ANY, branch="dev")).atoms == []
+
+
+async def test_a_named_workspace_narrows_recall(tmp_path):
+    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path) as client:
+        await client.memorize("用 pnpm 管理依赖")
+        await client.memorize("前端用 Vite 构建", workspace="/home/dev/web")
+        assert (await client.recall("依赖 构建", workspace="/nonexistent")).atoms == []
+        found = (await client.recall("依赖 构建", workspace="/home/dev/web")).atoms
+        assert [a.content for a in found] == ["前端用 Vite 构建"]
+
+
+async def test_stats_per_scope_when_asked(client):
+    await client.add(content="我住在上海", user_id="alice")
+    await client.add(content="我住在北京，我喜欢咖啡", user_id="bob")
+    everything = await client.stats()
+    alice, bob = await client.stats(user_id="alice"), await client.stats(user_id="bob")
+    assert alice.scope == {"user_id": "alice"} and everything.scope == {}
+    assert 0 < alice.atoms < bob.atoms and alice.atoms + bob.atoms == everything.atoms
+    assert (await client.stats(user_id="nobody")).atoms == 0

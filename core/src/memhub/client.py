@@ -218,8 +218,12 @@ class MemoryClient:
     async def recall(self, query: str, *, limit: int = 10, **scope: str | None) -> RecallResult:
         """Hybrid search (dense + BM25, RRF) over current, visible memories of the scope.
 
-        Pass ``repository="*"`` (or ``branch="*"``) to widen the search across checkouts.
+        Pass ``repository="*"`` to search every project (and any branch of it, unless
+        ``branch`` is given), or ``branch="*"`` every branch of this one. An explicit
+        ``workspace`` narrows to the memories stored with that workspace.
         """
+        if scope.get("repository") == ANY and scope.get("branch") is None:
+            scope["branch"] = ANY  # the checkout's own branch would narrow "every project"
         s = await self._ready(**scope)
         return await hmg.recall(self.engine, query, s, limit=limit)
 
@@ -264,8 +268,11 @@ class MemoryClient:
 
     @_hub_aware
     async def stats(self, **scope: str | None) -> Stats:
+        """Counts for the tenant, or, given scope keys (``user_id="alice"``, ``repository=…``),
+        for the memories stored with exactly those."""
         s = await self._ready(**scope)
-        return await hmg.stats(self.engine, s.tenant)
+        asked = {k: v for k, v in scope.items() if k != "tenant" and v is not None and v != ANY}
+        return await hmg.stats(self.engine, s.tenant, asked)
 
     @_hub_aware
     async def purge(self) -> None:

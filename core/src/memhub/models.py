@@ -121,6 +121,9 @@ class Stats(BaseModel):
     edges: int
     indexes: dict[str, int]
     snapshot_version: int
+    scope: dict[str, str] = Field(
+        default_factory=dict, description="the scope counted (empty: the whole tenant)"
+    )
 
 
 # -- the MemHub face (add / search) -------------------------------------------------

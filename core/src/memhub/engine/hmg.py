@@ -29,7 +29,7 @@ from memhub.models import (
     Stats,
 )
 from memhub.redact import redact
-from memhub.scope import Scope
+from memhub.scope import ANY, Scope
 from memhub.store.base import HasVector, IsEmpty, Match, MatchAny, SparseVector, Where
 
 RECALL_LAYERS = ("fact", "profile", "lesson", "procedure")
@@ -106,7 +106,10 @@ async def recall(engine: Engine, query: str, scope: Scope, *, limit: int = 10, l
         raise InvalidInputError("query must be a non-empty string")
     if not 1 <= limit <= 200:
         raise InvalidInputError("limit must be between 1 and 200")
-    hits = await hybrid(engine, query, visible(scope, layers), limit)
+    where = visible(scope, layers)
+    if scope.workspace not in (None, ANY):  # never inferred: named, it narrows
+        where = where.and_(Match("workspace", scope.workspace))
+    hits = await hybrid(engine, query, where, limit)
     return RecallResult(atoms=[
         RecalledAtom(atom_id=p["id"], content=p["content"], score=score, created_at=p["created_at"],
                      source=p.get("source"), layer=p["layer"], epistemic=p.get("epistemic"))
@@ -331,9 +334,13 @@ async def _chain(engine: Engine, payload: dict) -> list[str]:
     return [p["id"] for p in ordered]
 
 
-async def stats(engine: Engine, tenant: str | None = None) -> Stats:
+async def stats(engine: Engine, tenant: str | None = None, scope: dict[str, str] | None = None) -> Stats:
+    """What the tenant's store holds; with ``scope`` (e.g. ``{"user_id": "alice"}``), only
+    the memories stored with exactly those scope values."""
+    scope = scope or {}
     # LangGraph store items share the collection but are not memories
-    base = Where(must=(Match("tenant", tenant),) if tenant else (), must_not=(MatchAny("layer", ("item", "item_text")),))
+    must = ((Match("tenant", tenant),) if tenant else ()) + tuple(Match(k, v) for k, v in sorted(scope.items()))
+    base = Where(must=must, must_not=(MatchAny("layer", ("item", "item_text")),))
     count = engine.store.count
     atoms = await count("memories", base)
     supersedes = await count("memories", base.and_(Where(must_not=(IsEmpty("supersedes"),))))
@@ -349,6 +356,7 @@ async def stats(engine: Engine, tenant: str | None = None) -> Stats:
             "categorical": await count("memories", base.and_(Where(must_not=(IsEmpty("layer"),)))),
         },
         snapshot_version=engine.snapshot_version,
+        scope=scope,
     )
 
 
