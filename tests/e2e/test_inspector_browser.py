@@ -280,6 +280,7 @@ def test_a_sealed_memory_is_gone_from_every_page(page, site) -> None:
         assert "tangerine" not in page.content(), path
     page.goto(f"{server.url}/ui/memory/{ids['vault']}")
     expect(page.locator("#current")).to_have_text(HIDDEN.format(state="sealed"))
+    shot(page, "history-sealed")
 
 
 def test_coding_memory_and_chinese(page, site) -> None:

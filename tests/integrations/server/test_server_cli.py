@@ -171,3 +171,30 @@ def test_memhub_serve_api_serves_tenants_by_key(fresh_store, tmp_path):
         if proc.poll() is None:
             proc.kill()
     assert f"memhub REST API on {base}" in proc.stdout.read()
+
+
+@pytest.mark.enable_socket
+@pytest.mark.network
+@pytest.mark.parametrize("flag", [[], ["--no-browser"]], ids=["opens", "no-browser"])
+def test_memhub_ui_starts_a_hub_and_opens_the_inspector(
+    memhub_main, fresh_store, capsys, monkeypatch, flag
+):
+    import webbrowser
+
+    from memhub_server.hub import LocalHub
+
+    opened: list[str] = []
+    signed_in: list[int] = []
+
+    async def visit_then_stop(hub: LocalHub) -> None:  # instead of serving until Ctrl-C
+        async with httpx.AsyncClient() as http:
+            signed_in.append((await http.get(hub.inspector_url)).status_code)
+
+    monkeypatch.setattr(webbrowser, "open", opened.append)
+    monkeypatch.setattr(LocalHub, "wait", visit_then_stop)
+    assert memhub_main(["--storage-dir", str(fresh_store), "ui", *flag]) == 0
+    out = capsys.readouterr().out
+    link = out.split("memory inspector: ", 1)[1].split()[0]
+    assert link.startswith("http://127.0.0.1:") and "/ui/?token=" in link
+    assert opened == ([] if flag else [link])
+    assert signed_in == [303]  # the link's token signs in (and leaves the address bar)

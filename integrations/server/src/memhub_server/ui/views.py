@@ -38,6 +38,9 @@ from memhub_server.ui.session import (
 router = APIRouter(include_in_schema=False)
 SessionDep = Annotated[Session, Depends(current)]
 TOP = 20  # users, apps and repositories shown on the overview
+# A per-layer count over most of a 100k store costs 0.1-0.3 s (a user's: ~2 ms), so a
+# value holding more memories than this shows its total only.
+LAYERED_MAX = 20_000
 FRESH_S = 10.0  # overview counts are recounted after a write, at most this often
 
 
@@ -116,9 +119,6 @@ async def _overview(request: Request, tenant: str) -> dict[str, Any]:
     """Counts by user (per layer), app and repository, cached until the next write (the
     snapshot counter), and for ``FRESH_S`` at least: an agent writing all the time does not
     make every visit recount. Every count shown is exact; the facets only find the values.
-
-    Apps and repositories get a total each: a per-layer count over most of the store costs
-    ~0.1-0.3 s at 100k memories, a user's ~2 ms.
     """
     svc = _service(request)
     engine = svc.engine
@@ -131,11 +131,10 @@ async def _overview(request: Request, tenant: str) -> dict[str, Any]:
     for key in ("user_id", "app_id", "repository"):
         rows = []
         for value, _ in await browse.facet(engine, tenant, key, limit=TOP):
-            if key == "user_id":
+            total = await browse.count(engine, tenant, {key: value})
+            layers = None
+            if total <= LAYERED_MAX:
                 layers = await browse.counts_by(engine, tenant, key, value, "layer", LAYERS)
-                total = sum(layers.values())
-            else:
-                layers, total = None, await browse.count(engine, tenant, {key: value})
             rows.append({"value": value, "total": total, "layers": layers})
         groups[key] = sorted(rows, key=lambda r: (-r["total"], r["value"]))
     data = {
