@@ -1,0 +1,67 @@
+"""Attribute slots: which exclusive attribute of the user a statement fills."""
+
+from __future__ import annotations
+
+import pytest
+
+from memhub.providers.heuristic import judge_item
+from memhub.providers.slots import slot_keys
+from memhub.providers.types import Candidate, JudgeItem, Neighbour
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("我住在上海", ["residence"]),
+        ("The user lives in Berlin", ["residence"]),
+        ("我今年从深圳调到杭州工作了", ["work_city"]),
+        ("我在阿里巴巴做数据工程师", ["employer"]),
+        ("我已经从阿里离职了", ["employer"]),
+        ("I joined Stripe this month", ["employer"]),
+        ("I drive a 2015 Honda Civic", ["vehicle"]),
+        ("我开的是大众帕萨特", ["vehicle"]),
+        ("我用的手机是 iPhone 12", ["phone"]),
+        ("我换了新手机，现在用华为 Mate 60", ["phone"]),
+        ("I switched to a MacBook Pro M3", ["computer"]),
+        ("I'm vegan", ["diet"]),
+        ("我最喜欢的颜色是蓝色", ["favourite:colour"]),
+        ("项目用 PostgreSQL 16 做主数据库", ["version:postgresql"]),
+        ("站会改到周三上午10点", ["schedule:standup"]),
+    ],
+)
+def test_a_statement_is_typed_into_its_slot(text, slots):
+    assert slot_keys(text) == slots
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I also like Go",  # likes add up
+        "我也会说日语",  # skills add up
+        "My wife drives a Tesla",  # someone else's car
+        "I prefer it this way",  # a preference of no known kind
+        "We had a great dinner",
+    ],
+)
+def test_what_adds_up_or_is_someone_elses_fills_no_slot(text):
+    assert slot_keys(text) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I drive a 2015 Honda Civic", "I sold the Civic and bought a Tesla Model 3"),
+        ("我用的手机是 iPhone 12", "我换了新手机，现在用华为 Mate 60"),
+        ("我在阿里巴巴做数据工程师", "我已经从阿里离职，加入了字节跳动"),
+        ("我在深圳工作了三年", "我今年从深圳调到杭州工作了"),
+        ("我每天早上喝咖啡", "我戒了咖啡"),
+        ("I smoke about half a pack a day", "I quit smoking last month"),
+    ],
+)
+def test_the_offline_judge_retires_the_old_value(old, new):
+    item = JudgeItem(
+        candidate=Candidate(text=new, layer="fact"),
+        neighbours=[Neighbour(id="old", content=old, score=0.3, layer="profile")],
+    )
+    verdict = judge_item(item)
+    assert (verdict.action, verdict.targets) == ("OVERRIDE", ["old"])
