@@ -97,7 +97,12 @@ DURABLE = {
            ("We store user uploads in S3.", "S3"),
            ("I run 5k every Saturday morning.", "5k"),
            ("My son plays soccer on Sundays.", "soccer"),
-           ("I prefer window seats on flights.", "window seat")],
+           ("I prefer window seats on flights.", "window seat"),
+           ("My daughter's school starts at 8:15.", "8:15"),
+           ("I'm lactose intolerant.", "lactose"),
+           ("We deploy with Terraform.", "Terraform"),
+           ("My partner's name is Sam.", "Sam"),
+           ("I'm saving up for a house.", "house")],
     "zh": [("我妹妹下个月结婚", "妹妹"),
            ("我周末在学日语", "日语"),
            ("我们组每两周发一次版", "两周"),
@@ -107,19 +112,31 @@ DURABLE = {
            ("用户上传的文件存在 OSS 里", "OSS"),
            ("我每周六早上跑五公里", "五公里"),
            ("我女儿在学钢琴", "钢琴"),
-           ("我坐飞机喜欢靠窗", "靠窗")],
+           ("我坐飞机喜欢靠窗", "靠窗"),
+           ("我女儿的学校八点一刻上课", "八点一刻"),
+           ("我乳糖不耐受", "乳糖"),
+           ("我们用 Terraform 部署", "Terraform"),
+           ("我爱人叫李娜", "李娜"),
+           ("我在攒钱买房", "买房")],
 }
 
-REPEAT_PREFIX = {"en": ["As I said, ", "Like I mentioned before, ", ""], "zh": ["我之前说过，", "再说一遍，", ""]}
+REPEAT_PREFIX = {
+    "en": ["As I said, ", "Like I mentioned before, ", "Just so you know, ", ""],
+    "zh": ["我之前说过，", "再说一遍，", "跟你说过的，", ""],
+}
 
 NOISE = {
     "en": ["Could you rephrase that?", "Give me three title ideas", "Hmm, not sure yet", "That answer doesn't help",
            "Wait, what did I tell you about my job?", "Please forget that last part", "lol", "Can you make it shorter?",
            "Explain it like I'm five", "Perfect, thank you!", "I'll get back to you on that", "Don't save this",
-           "Show me the code again", "Nope, that's wrong", "Sure, go ahead", "Summarize our chat so far"],
+           "Show me the code again", "Nope, that's wrong", "Sure, go ahead", "Summarize our chat so far",
+           "Hold that thought", "Try again with a friendlier tone", "Why would you say that?",
+           "Interesting, go on", "That's not quite it", "Make it rhyme", "You misunderstood me",
+           "OK cool, next question"],
     "zh": ["帮我把这段话改短一点", "再详细一点", "这个不对吧", "好的，明白了", "我再考虑考虑", "刚才那句别记",
            "给我讲讲量子计算", "你刚才说什么？", "嗯嗯", "换个说法", "这回答没用", "先这样吧", "能不能举个例子",
-           "谢啦", "我问的不是这个", "帮我查一下明天的天气"],
+           "谢啦", "我问的不是这个", "帮我查一下明天的天气", "你理解错了", "这个例子不错", "能再快一点吗",
+           "先别管这个", "下一个问题", "用英文回答", "有点意思", "不是这样的"],
 }
 
 ACK = {"en": "Got it.", "zh": "好的，记住了。"}
@@ -187,6 +204,7 @@ async def run(users: int, seed: int) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="memhub-consistency-"))
     os.environ["MEMHUB_CONFIG"] = str(tmp / "config.yaml")
     latencies, noise_written, stale, fresh, dupes, kept = [], 0, 0, 0, 0, 0
+    misses: list[str] = []
     async with MemoryClient(storage_dir=tmp / "store", embed=E5Embedder(), cwd=tmp) as client:
         for t in timelines:
             noise_keys = set(t.noise)
@@ -197,14 +215,23 @@ async def run(users: int, seed: int) -> dict:
                 for d in result.decisions:
                     if d.memory_id and any(_from(d.candidate, n) for n in noise_keys):
                         noise_written += 1
+                        misses.append(f"noise stored: {d.candidate!r}")
             current = [m.content for m in await client.list(user_id=t.user)]
             for c in t.changes:
                 groups = (await client.search(c.query, user_id=t.user, limit=3)).memories
                 top = sorted([*groups.profile, *groups.proactive, *groups.normal], key=lambda m: -(m.score or 0))[:3]
-                stale += any(c.old in m.content and c.new not in m.content for m in top)
+                shown_stale = any(c.old in m.content and c.new not in m.content for m in top)
+                stale += shown_stale
                 fresh += any(c.new in m for m in current)
-            dupes += sum(max(0, sum(key in m for m in current) - 1) for key in t.repeated)
+                if shown_stale or not any(c.new in m for m in current):
+                    misses.append(f"change {c.old!r} -> {c.new!r}: top {[m.content for m in top]}")
+            for key in t.repeated:
+                copies = [m for m in current if key in m]
+                dupes += max(0, len(copies) - 1)
+                if len(copies) > 1:
+                    misses.append(f"duplicates: {copies}")
             kept += sum(any(key in m for m in current) for key in t.durable)
+            misses += [f"durable lost: {key!r} in {current}" for key in t.durable if not any(key in m for m in current)]
     changes = sum(len(t.changes) for t in timelines)
     noise_total = sum(len(t.noise) for t in timelines)
     durable_total = sum(len(t.durable) for t in timelines)
@@ -218,6 +245,7 @@ async def run(users: int, seed: int) -> dict:
         "noise_stored": noise_written / noise_total,
         "durable_kept": kept / durable_total,
         "add_p50_ms": percentile(latencies, 50),
+        "misses": misses,
     }
 
 
@@ -242,6 +270,7 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=16)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--show", action="store_true", help="list every miss")
     args = parser.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "2")
     figures = asyncio.run(run(args.users, args.seed))
@@ -252,6 +281,8 @@ def main() -> None:
         base = BASELINE[key]
         print(f"{label:34} {fmt.format(figures[key]):>8} {fmt.format(base) if base is not None else '-':>9} "
               f"{target:>16}")
+    if args.show:
+        print("\n".join(figures["misses"]))
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2))
 

@@ -21,7 +21,7 @@ async def test_the_later_of_two_contradicting_statements_in_one_write_wins(clien
     berlin, paris = result.decisions
     assert (berlin.action, paris.action) == ("ADD", "OVERRIDE")
     assert paris.targets == [berlin.memory_id]
-    assert await _current(client) == ["Actually, I live in Paris"]
+    assert await _current(client) == ["I live in Paris"]  # "Actually," is a lead-in
     found = (await client.search("where do I live", user_id="u")).memories.profile
     assert found[0].evolution_chain == [berlin.memory_id]
 

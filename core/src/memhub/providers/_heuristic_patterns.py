@@ -49,6 +49,14 @@ FILLER_PREFIX = _rx(
     r"nice|alright|right|got\s+it)\b[\s,.!~]*",
     flags=_I,
 )
+# "As I said, …" / "我之前说过，…": a restatement marker is not part of the fact.
+RESTATED = _rx(
+    r"^(?:(?:就像|正如)?我(?:之前|以前|前面|刚才|上次)?(?:说过|讲过|提过|告诉过你)(?:的)?(?:那样)?|"
+    r"再说一遍|重复一遍|重复一下|还是那句话)[\s，,：:。]*",
+    r"^(?:(?:as|like)\s+i\s+(?:said|mentioned|told\s+you|wrote)(?:\s+(?:before|earlier|last\s+time))?|"
+    r"again|to\s+repeat|just\s+to\s+repeat|for\s+the\s+record|as\s+mentioned)[\s,:]+",
+    flags=_I,
+)
 # "记住：我对花生过敏" / "remember that I like tea": the instruction wraps a statement.
 MEMORY_PREFIX = _rx(
     r"^(?:请|麻烦)?你?(?:帮我)?(?:记住|记一下|记下|记好)(?:一下)?[:：，,\s]*",
@@ -102,6 +110,8 @@ REQUEST = _rx(
     r"^(?:讲|说|写|唱|画|来|念|读|背|算|查|找|编|出|给|列|推荐|介绍|翻译|解释|总结|分析|比较|计算|"
     r"搜|看|改|润色|想)(?:个|一个|一首|一段|一篇|一下|几个|一些|点)",
     r"^(?:我(?:想|要)(?:让|请)?你|我需要你|你(?:能|可以|帮|给|来|去|再))",
+    r"^(?:再|多|少)?(?:详细|具体|简单|简短|通俗|正式|口语化|短|长|清楚|直白)(?:一?点|一些)",
+    r"^(?:换(?:个|一个|一种)|举(?:个|几个)|重新|再来|再写|再说)",
     r"^(?![我咱])[^，,。]{0,12}吧$",
     flags=_I,
 )
@@ -118,6 +128,10 @@ ABOUT_ASSISTANT = _rx(
     r"\b(?:that's|that\s+is|this\s+is|it's)\s+(?:not\s+(?:right|correct|true|what\s+i)|wrong|"
     r"incorrect|a\s+(?:good|great|bad)\s+(?:answer|point|idea))",
     r"\bnot\s+what\s+i\s+(?:asked|meant|wanted)\b|\b(?:good|great|nice|bad|wrong)\s+answer\b",
+    r"\b(?:answer|response|reply|explanation|suggestion|code)s?\s+(?:doesn't|does\s+not|didn't|isn't|"
+    r"is\s+not|wasn't)\s+(?:help|work|right|correct|useful|make\s+sense)|\bnot\s+(?:helpful|useful)\b",
+    r"(?:回答|答案|说法|解释|建议|代码)(?:没用|没有用|不行|太长了?|太短了?|太啰嗦了?|看不懂|不清楚|不好)",
+    r"我(?:问|说|要)的不是",
     r"^(?:that's|this\s+is|it's|so|how|very)\s+(?:so\s+|really\s+)?(?:funny|hilarious|interesting|"
     r"helpful|useful|cool|weird|strange)\b",
     r"你(?:说|讲|答|记|理解|写|翻译|算)?(?:得|的)?(?:不对|错了|有误|对了|没错|很对)",
@@ -134,16 +148,33 @@ META_MEMORY = _rx(
     r"\bdon't\s+(?:remember|save|store|record)\b|\bdo\s+you\s+(?:still\s+)?remember\b",
     r"(?:忘(?:掉|记)|别记|不要记|不用记|删掉|删除|清除|撤回)(?:我|掉)?(?:刚才|刚刚|之前|上面)?(?:说的|讲的|那句|这句|这个|那个|那些|的话)",
     r"你(?:还)?记(?:得|住了?)(?:吗|么|没有?)",
+    r"(?:那|这|上)(?:一)?句(?:话)?(?:别|不要|不用)(?:记|存|保存)",
     flags=_I,
 )
 # Deferrals and hedges: the user has not said anything yet.
 DEFERRAL = _rx(
     r"^(?:let\s+me\s+(?:think|see|check|get\s+back)|i'll\s+(?:think|get\s+back|let\s+you\s+know)|"
-    r"i\s+(?:need|have)\s+to\s+think|i'm\s+not\s+sure|i\s+don't\s+know|never\s*mind|maybe\s+later|"
+    r"i\s+(?:need|have)\s+to\s+think|(?:i'm\s+)?not\s+sure|no\s+idea|dunno|i\s+don't\s+know|never\s*mind|maybe\s+later|"
     r"we'll\s+see|forget\s+it|not\s+now|hold\s+on|wait)\b",
     r"^(?:我)?(?:再)?(?:想想|想一想|考虑考虑|考虑一下|琢磨一下)|再说吧?$|^(?:算了|随便|不知道|不确定|"
     r"看情况|等等|稍等|等一下|回头再说)",
     flags=_I,
+)
+
+# A statement worth keeping is about the user or their world: it says who (I, my, we, 我, 我们,
+# the user's people and things) or names something specific (a number, a name, a time).
+# A clause with neither ("下一个问题", "hold that thought", "不是这样的") is talk, not a fact.
+ABOUT_SOMEONE = _rx(
+    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our|ours|the\s+user)\b",
+    r"我|咱|用户|老公|老婆|妻子|丈夫|爱人|对象|男朋友|女朋友|女儿|儿子|孩子|宝宝|爸|妈|父亲|母亲|爷爷|奶奶|"
+    r"外公|外婆|哥|姐|弟|妹|朋友|同事|老板|领导|上司|经理|团队|公司|项目|部门|家里|猫|狗",
+    # a habit said without its subject, as Chinese often does ("下午也会喝一杯咖啡")
+    r"(?:也|还|平时|平常|一般|通常|经常|总是|每天|每周|每晚|早上|上午|下午|晚上|周末)(?:都|也|会|要|常|在)?"
+    r"(?:会|喝|吃|去|用|做|看|跑|写|学|玩|练|听|上)",
+    flags=_I,
+)
+SPECIFIC = re.compile(
+    r"\d|(?<=[\w,;:] )[A-Z][\w.+#-]*|[A-Za-z]{2,}(?=[^A-Za-z]*[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s*[A-Za-z]{2,}"
 )
 
 # -- Layer and time cues ---------------------------------------------------------------
@@ -331,7 +362,7 @@ _COMPUTER = (
     r"(?i:MacBook(?:\s?(?:Air|Pro))?(?:\s?M\d\w*)?|ThinkPad(?:\s?[A-Z]\d+\w*)?|Surface(?:\s?\w+)?|"
     r"XPS(?:\s?\d+)?|Mac\s?mini|Mac\s?Studio|iMac|拯救者\w*|ROG\s?\w+)"
 )
-_I_NOW = r"(?:\bI|我|(?<=[，,])\s*|^)(?:\s*(?:now|currently|still|just|recently|also|现在|目前|已经|还|刚|也))*\s*"
+_I_NOW = r"(?:\bI|我|(?<=[，,])\s*|^)(?:\s*(?:now|currently|still|just|recently|also|usually|现在|目前|已经|还|刚|也|平时|平常|一直|日常))*\s*"
 
 
 def _owned(kind: str) -> tuple[str, ...]:
@@ -342,7 +373,7 @@ def _owned(kind: str) -> tuple[str, ...]:
         rf"(?i:\band\s+(?:then\s+)?(?:bought|got|purchased)\s+(?:a|an|the)?\s*(?:new\s+|used\s+)?"
         rf"(?:\d{{4}}\s+)?)(?P<value>{kind})",
         rf"(?i:(?:\bmy\s+(?:car|phone|laptop|computer|ride)\s+is(?:\s+now)?\s+(?:a|an)?|"
-        rf"我(?:的|用的|开的)(?:车|手机|电脑|笔记本)(?:现在)?(?:是|换成了?))\s*(?:\d{{4}}\s*年?款?的?\s*)?)"
+        rf"我(?:平时|平常|现在|目前|一直|日常)?(?:的|用的|开的)(?:车|手机|电脑|笔记本)(?:现在)?(?:是|换成了?))\s*(?:\d{{4}}\s*年?款?的?\s*)?)"
         rf"(?P<value>{kind})",
     )
 

@@ -40,7 +40,7 @@ _YEAR = re.compile(
     r"(?:19|20)\d\d(?=\s*年)|(?<=in |by )(?:19|20)\d\d|(?<=since |until |after )(?:19|20)\d\d"
 )
 _CN_NUMBER = re.compile(
-    r"(?<![周期拜])[零〇一二两三四五六七八九十百]+"
+    r"(?<![周期拜上下这那哪每])[零〇一二两三四五六七八九十百]+"
     r"(?=[个只位名人本台次年岁天周月号点块元件条张项种口套间辆倍%]|公里|小时|分钟)"
 )
 _CN_DIGITS = dict(
@@ -122,6 +122,20 @@ def _is_talk(text: str) -> bool:
     return bool(P.ABOUT_ASSISTANT.search(text) or P.META_MEMORY.search(text) or P.DEFERRAL.match(text))
 
 
+def _about_the_user(text: str) -> bool:
+    """Says who (I, we, my sister, 我, 团队) or names something specific (a number, a name, a
+    time, a product): "下一个问题", "hold that thought" and "不是这样的" do neither."""
+    return bool(
+        P.ABOUT_SOMEONE.search(text)
+        or P.SPECIFIC.search(text)
+        or re.search(r"\d", _fold(text))
+        or P.PROFILE_CUE.search(text)
+        or P.PROACTIVE.search(text)
+        or re.search(P.ZH_TIME + "|" + P.EN_TIME + "|" + P.CITIES, text, re.I)
+        or P.find_attributes(text)
+    )
+
+
 def _strip_fillers(text: str) -> str:
     previous = None
     while previous != text:
@@ -173,10 +187,17 @@ def _with_subject(clause: str, subject: str) -> str:
 def _statements(body: str, terminator: str) -> list[str]:
     """The statements of one sentence: drop its questions, small talk and commands."""
     body = _strip_fillers(P.MEMORY_PREFIX.sub("", _strip_fillers(body)).strip())
+    body = P.RESTATED.sub("", body).strip()
     clauses = [c for c in _CLAUSE_SPLIT.split(body) if c.strip()]
     taken_back = [i for i, c in enumerate(clauses) if P.SELF_CORRECTION.match(_strip_fillers(c))]
     if taken_back:  # "我住在上海，不对，我住在北京": only what follows the correction counts
         clauses = clauses[taken_back[-1] + 1 :]
+        body = ("，" if _CJK_RUN.search(body) else ", ").join(clauses)
+    lead = 0  # "Just so you know, …", "跟你说过的，…": a lead-in that says nothing itself
+    while lead < len(clauses) - 1 and not _about_the_user(clauses[lead]):
+        lead += 1
+    if lead:
+        clauses = clauses[lead:]
         body = ("，" if _CJK_RUN.search(body) else ", ").join(clauses)
     kept: list[str] = []
     for i, clause in enumerate(clauses):
@@ -218,7 +239,7 @@ def extract_candidates(messages: list[Message]) -> list[Candidate]:
     for message in (m for m in messages if m.role == "user"):
         for body, terminator in _sentences(message.content):
             for text in _statements(body, terminator):
-                if not _too_short(text):
+                if not _too_short(text) and _about_the_user(text):
                     ids = found.setdefault(_key(text), (text, []))[1]
                     if message.id and message.id not in ids:
                         ids.append(message.id)
@@ -253,7 +274,11 @@ class _Facts:
 
 
 def _clean_term(term: str | None) -> str:
-    return P.clean_value(P.TERM_EDGES.sub("", term or ""))
+    """A replaced or retired value; never a pronoun or particle ("我换成了…" names no old value)."""
+    term = P.clean_value(P.TERM_EDGES.sub("", term or ""))
+    if term in P.STOP_WORDS or all(c in P.STOP_CHARS or not c.isalnum() for c in term):
+        return ""
+    return term
 
 
 @lru_cache(maxsize=4096)
