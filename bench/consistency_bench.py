@@ -53,71 +53,179 @@ BASELINE = {
 
 # (attribute, lang, first statement, change statement, query, old value pool, new value pool)
 ATTRIBUTES = [
-    ("residence", "en", "I live in {v} with my partner.", "Just moved to {v}, still unpacking boxes.",
-     "where does the user live", ["Boston", "Chicago", "Denver"], ["Portland", "Atlanta", "Phoenix"]),
-    ("employer", "en", "I work at {v} on the payments team.", "Last week I started a new job at {v}.",
-     "which company does the user work for", ["Oracle", "Intel", "Cisco"], ["Shopify", "Atlassian", "Datadog"]),
-    ("phone", "en", "My phone is an {v}.", "I switched to a {v} last weekend.",
-     "what phone does the user have", ["iPhone 11", "iPhone 13"], ["Pixel 9", "Galaxy S24"]),
-    ("vehicle", "en", "I drive a {v} to work.", "I sold my old car and bought a {v}.",
-     "what car does the user drive", ["Honda Accord", "Ford Focus"], ["Tesla Model Y", "Toyota Prius"]),
-    ("db", "en", "Our service runs on {v}.", "We upgraded the service to {v}.",
-     "postgres version of the service", ["PostgreSQL 13", "PostgreSQL 14"], ["PostgreSQL 16", "PostgreSQL 17"]),
-    ("meeting", "en", "Our team standup is at 9am.", "The team standup moved to {v}.",
-     "when is the standup", ["9am"], ["10:30am", "11am"]),
-    ("habit", "en", "I drink {v} every morning.", "I quit {v} for good.",
-     "morning drink", ["coffee"], ["coffee"]),
-    ("job", "en", "I'm a {v}.", "I'm now a {v} after the reorg.",
-     "the user's job", ["data analyst", "QA engineer"], ["product manager", "engineering manager"]),
-    ("residence", "zh", "我现在住在{v}", "上周刚搬家到{v}",
-     "用户住在哪里", ["广州", "南京", "武汉"], ["苏州", "厦门", "青岛"]),
-    ("employer", "zh", "我在{v}上班，做后端开发", "我上个月入职了{v}",
-     "用户在哪家公司", ["京东", "百度", "网易"], ["小红书", "拼多多", "快手"]),
-    ("phone", "zh", "我平时用的手机是{v}", "我换成了{v}，旧手机送人了",
-     "用户的手机", ["iPhone 13", "小米 13"], ["华为 Mate 60", "iPhone 16"]),
-    ("vehicle", "zh", "我开{v}上下班", "我把车卖了，换了一辆{v}",
-     "用户开什么车", ["大众朗逸", "丰田凯美瑞"], ["比亚迪汉", "特斯拉 Model 3"]),
-    ("db", "zh", "我们的服务跑在 {v} 上", "服务的数据库已经升级到 {v}",
-     "服务的 PostgreSQL 版本", ["PostgreSQL 13", "PostgreSQL 14"], ["PostgreSQL 16", "PostgreSQL 17"]),
-    ("meeting", "zh", "周会定在每周二下午三点", "周会挪到{v}了",
-     "周会时间", ["周二下午三点"], ["周四下午三点", "周五上午十点"]),
-    ("habit", "zh", "我每天都喝两杯{v}", "医生让我戒了{v}",
-     "用户喝咖啡吗", ["咖啡"], ["咖啡"]),
-    ("job", "zh", "我的工作是{v}", "我转岗做{v}了",
-     "用户的职业", ["测试工程师", "数据分析师"], ["产品经理", "架构师"]),
+    (
+        "residence",
+        "en",
+        "I live in {v} with my partner.",
+        "Just moved to {v}, still unpacking boxes.",
+        "where does the user live",
+        ["Boston", "Chicago", "Denver"],
+        ["Portland", "Atlanta", "Phoenix"],
+    ),
+    (
+        "employer",
+        "en",
+        "I work at {v} on the payments team.",
+        "Last week I started a new job at {v}.",
+        "which company does the user work for",
+        ["Oracle", "Intel", "Cisco"],
+        ["Shopify", "Atlassian", "Datadog"],
+    ),
+    (
+        "phone",
+        "en",
+        "My phone is an {v}.",
+        "I switched to a {v} last weekend.",
+        "what phone does the user have",
+        ["iPhone 11", "iPhone 13"],
+        ["Pixel 9", "Galaxy S24"],
+    ),
+    (
+        "vehicle",
+        "en",
+        "I drive a {v} to work.",
+        "I sold my old car and bought a {v}.",
+        "what car does the user drive",
+        ["Honda Accord", "Ford Focus"],
+        ["Tesla Model Y", "Toyota Prius"],
+    ),
+    (
+        "db",
+        "en",
+        "Our service runs on {v}.",
+        "We upgraded the service to {v}.",
+        "postgres version of the service",
+        ["PostgreSQL 13", "PostgreSQL 14"],
+        ["PostgreSQL 16", "PostgreSQL 17"],
+    ),
+    (
+        "meeting",
+        "en",
+        "Our team standup is at 9am.",
+        "The team standup moved to {v}.",
+        "when is the standup",
+        ["9am"],
+        ["10:30am", "11am"],
+    ),
+    (
+        "habit",
+        "en",
+        "I drink {v} every morning.",
+        "I quit {v} for good.",
+        "morning drink",
+        ["coffee"],
+        ["coffee"],
+    ),
+    (
+        "job",
+        "en",
+        "I'm a {v}.",
+        "I'm now a {v} after the reorg.",
+        "the user's job",
+        ["data analyst", "QA engineer"],
+        ["product manager", "engineering manager"],
+    ),
+    (
+        "residence",
+        "zh",
+        "我现在住在{v}",
+        "上周刚搬家到{v}",
+        "用户住在哪里",
+        ["广州", "南京", "武汉"],
+        ["苏州", "厦门", "青岛"],
+    ),
+    (
+        "employer",
+        "zh",
+        "我在{v}上班，做后端开发",
+        "我上个月入职了{v}",
+        "用户在哪家公司",
+        ["京东", "百度", "网易"],
+        ["小红书", "拼多多", "快手"],
+    ),
+    (
+        "phone",
+        "zh",
+        "我平时用的手机是{v}",
+        "我换成了{v}，旧手机送人了",
+        "用户的手机",
+        ["iPhone 13", "小米 13"],
+        ["华为 Mate 60", "iPhone 16"],
+    ),
+    (
+        "vehicle",
+        "zh",
+        "我开{v}上下班",
+        "我把车卖了，换了一辆{v}",
+        "用户开什么车",
+        ["大众朗逸", "丰田凯美瑞"],
+        ["比亚迪汉", "特斯拉 Model 3"],
+    ),
+    (
+        "db",
+        "zh",
+        "我们的服务跑在 {v} 上",
+        "服务的数据库已经升级到 {v}",
+        "服务的 PostgreSQL 版本",
+        ["PostgreSQL 13", "PostgreSQL 14"],
+        ["PostgreSQL 16", "PostgreSQL 17"],
+    ),
+    (
+        "meeting",
+        "zh",
+        "周会定在每周二下午三点",
+        "周会挪到{v}了",
+        "周会时间",
+        ["周二下午三点"],
+        ["周四下午三点", "周五上午十点"],
+    ),
+    ("habit", "zh", "我每天都喝两杯{v}", "医生让我戒了{v}", "用户喝咖啡吗", ["咖啡"], ["咖啡"]),
+    (
+        "job",
+        "zh",
+        "我的工作是{v}",
+        "我转岗做{v}了",
+        "用户的职业",
+        ["测试工程师", "数据分析师"],
+        ["产品经理", "架构师"],
+    ),
 ]
 
 DURABLE = {
-    "en": [("My sister Anna is getting married in June.", "Anna"),
-           ("I'm learning Japanese on weekends.", "Japanese"),
-           ("Our team ships releases every other Tuesday.", "every other Tuesday"),
-           ("I have a peanut allergy.", "peanut"),
-           ("I'm a big fan of Studio Ghibli movies.", "Ghibli"),
-           ("My manager's name is Priya.", "Priya"),
-           ("We store user uploads in S3.", "S3"),
-           ("I run 5k every Saturday morning.", "5k"),
-           ("My son plays soccer on Sundays.", "soccer"),
-           ("I prefer window seats on flights.", "window seat"),
-           ("My daughter's school starts at 8:15.", "8:15"),
-           ("I'm lactose intolerant.", "lactose"),
-           ("We deploy with Terraform.", "Terraform"),
-           ("My partner's name is Sam.", "Sam"),
-           ("I'm saving up for a house.", "house")],
-    "zh": [("我妹妹下个月结婚", "妹妹"),
-           ("我周末在学日语", "日语"),
-           ("我们组每两周发一次版", "两周"),
-           ("我对芒果过敏", "芒果"),
-           ("我很喜欢宫崎骏的电影", "宫崎骏"),
-           ("我的领导叫张伟", "张伟"),
-           ("用户上传的文件存在 OSS 里", "OSS"),
-           ("我每周六早上跑五公里", "五公里"),
-           ("我女儿在学钢琴", "钢琴"),
-           ("我坐飞机喜欢靠窗", "靠窗"),
-           ("我女儿的学校八点一刻上课", "八点一刻"),
-           ("我乳糖不耐受", "乳糖"),
-           ("我们用 Terraform 部署", "Terraform"),
-           ("我爱人叫李娜", "李娜"),
-           ("我在攒钱买房", "买房")],
+    "en": [
+        ("My sister Anna is getting married in June.", "Anna"),
+        ("I'm learning Japanese on weekends.", "Japanese"),
+        ("Our team ships releases every other Tuesday.", "every other Tuesday"),
+        ("I have a peanut allergy.", "peanut"),
+        ("I'm a big fan of Studio Ghibli movies.", "Ghibli"),
+        ("My manager's name is Priya.", "Priya"),
+        ("We store user uploads in S3.", "S3"),
+        ("I run 5k every Saturday morning.", "5k"),
+        ("My son plays soccer on Sundays.", "soccer"),
+        ("I prefer window seats on flights.", "window seat"),
+        ("My daughter's school starts at 8:15.", "8:15"),
+        ("I'm lactose intolerant.", "lactose"),
+        ("We deploy with Terraform.", "Terraform"),
+        ("My partner's name is Sam.", "Sam"),
+        ("I'm saving up for a house.", "house"),
+    ],
+    "zh": [
+        ("我妹妹下个月结婚", "妹妹"),
+        ("我周末在学日语", "日语"),
+        ("我们组每两周发一次版", "两周"),
+        ("我对芒果过敏", "芒果"),
+        ("我很喜欢宫崎骏的电影", "宫崎骏"),
+        ("我的领导叫张伟", "张伟"),
+        ("用户上传的文件存在 OSS 里", "OSS"),
+        ("我每周六早上跑五公里", "五公里"),
+        ("我女儿在学钢琴", "钢琴"),
+        ("我坐飞机喜欢靠窗", "靠窗"),
+        ("我女儿的学校八点一刻上课", "八点一刻"),
+        ("我乳糖不耐受", "乳糖"),
+        ("我们用 Terraform 部署", "Terraform"),
+        ("我爱人叫李娜", "李娜"),
+        ("我在攒钱买房", "买房"),
+    ],
 }
 
 REPEAT_PREFIX = {
@@ -126,17 +234,58 @@ REPEAT_PREFIX = {
 }
 
 NOISE = {
-    "en": ["Could you rephrase that?", "Give me three title ideas", "Hmm, not sure yet", "That answer doesn't help",
-           "Wait, what did I tell you about my job?", "Please forget that last part", "lol", "Can you make it shorter?",
-           "Explain it like I'm five", "Perfect, thank you!", "I'll get back to you on that", "Don't save this",
-           "Show me the code again", "Nope, that's wrong", "Sure, go ahead", "Summarize our chat so far",
-           "Hold that thought", "Try again with a friendlier tone", "Why would you say that?",
-           "Interesting, go on", "That's not quite it", "Make it rhyme", "You misunderstood me",
-           "OK cool, next question"],
-    "zh": ["帮我把这段话改短一点", "再详细一点", "这个不对吧", "好的，明白了", "我再考虑考虑", "刚才那句别记",
-           "给我讲讲量子计算", "你刚才说什么？", "嗯嗯", "换个说法", "这回答没用", "先这样吧", "能不能举个例子",
-           "谢啦", "我问的不是这个", "帮我查一下明天的天气", "你理解错了", "这个例子不错", "能再快一点吗",
-           "先别管这个", "下一个问题", "用英文回答", "有点意思", "不是这样的"],
+    "en": [
+        "Could you rephrase that?",
+        "Give me three title ideas",
+        "Hmm, not sure yet",
+        "That answer doesn't help",
+        "Wait, what did I tell you about my job?",
+        "Please forget that last part",
+        "lol",
+        "Can you make it shorter?",
+        "Explain it like I'm five",
+        "Perfect, thank you!",
+        "I'll get back to you on that",
+        "Don't save this",
+        "Show me the code again",
+        "Nope, that's wrong",
+        "Sure, go ahead",
+        "Summarize our chat so far",
+        "Hold that thought",
+        "Try again with a friendlier tone",
+        "Why would you say that?",
+        "Interesting, go on",
+        "That's not quite it",
+        "Make it rhyme",
+        "You misunderstood me",
+        "OK cool, next question",
+    ],
+    "zh": [
+        "帮我把这段话改短一点",
+        "再详细一点",
+        "这个不对吧",
+        "好的，明白了",
+        "我再考虑考虑",
+        "刚才那句别记",
+        "给我讲讲量子计算",
+        "你刚才说什么？",
+        "嗯嗯",
+        "换个说法",
+        "这回答没用",
+        "先这样吧",
+        "能不能举个例子",
+        "谢啦",
+        "我问的不是这个",
+        "帮我查一下明天的天气",
+        "你理解错了",
+        "这个例子不错",
+        "能再快一点吗",
+        "先别管这个",
+        "下一个问题",
+        "用英文回答",
+        "有点意思",
+        "不是这样的",
+    ],
 }
 
 ACK = {"en": "Got it.", "zh": "好的，记住了。"}
@@ -174,7 +323,9 @@ def timeline(rng: random.Random, user: str, lang: str) -> Timeline:
         rng.choice(first_half).append(first.format(v=old))
         if rng.random() < 0.75:
             rng.choice(second_half).append(changed.format(v=new))
-            t.changes.append(Change(query, old, new if key != "habit" else ("quit" if lang == "en" else "戒了")))
+            t.changes.append(
+                Change(query, old, new if key != "habit" else ("quit" if lang == "en" else "戒了"))
+            )
     for text, key in durable:
         rng.choice(first_half).append(text)
         t.durable.append(key)
@@ -210,7 +361,9 @@ async def run(users: int, seed: int) -> dict:
             noise_keys = set(t.noise)
             for i, texts in enumerate(t.sessions):
                 started = time.perf_counter()
-                result = await client.add(messages=as_messages(texts, t.lang), user_id=t.user, session_id=f"s{i}")
+                result = await client.add(
+                    messages=as_messages(texts, t.lang), user_id=t.user, session_id=f"s{i}"
+                )
                 latencies.append((time.perf_counter() - started) * 1000)
                 for d in result.decisions:
                     if d.memory_id and any(_from(d.candidate, n) for n in noise_keys):
@@ -219,7 +372,10 @@ async def run(users: int, seed: int) -> dict:
             current = [m.content for m in await client.list(user_id=t.user)]
             for c in t.changes:
                 groups = (await client.search(c.query, user_id=t.user, limit=3)).memories
-                top = sorted([*groups.profile, *groups.proactive, *groups.normal], key=lambda m: -(m.score or 0))[:3]
+                top = sorted(
+                    [*groups.profile, *groups.proactive, *groups.normal],
+                    key=lambda m: -(m.score or 0),
+                )[:3]
                 shown_stale = any(c.old in m.content and c.new not in m.content for m in top)
                 stale += shown_stale
                 fresh += any(c.new in m for m in current)
@@ -231,7 +387,11 @@ async def run(users: int, seed: int) -> dict:
                 if len(copies) > 1:
                     misses.append(f"duplicates: {copies}")
             kept += sum(any(key in m for m in current) for key in t.durable)
-            misses += [f"durable lost: {key!r} in {current}" for key in t.durable if not any(key in m for m in current)]
+            misses += [
+                f"durable lost: {key!r} in {current}"
+                for key in t.durable
+                if not any(key in m for m in current)
+            ]
     changes = sum(len(t.changes) for t in timelines)
     noise_total = sum(len(t.noise) for t in timelines)
     durable_total = sum(len(t.durable) for t in timelines)
@@ -274,13 +434,17 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "2")
     figures = asyncio.run(run(args.users, args.seed))
-    print(f"\nconsistency over {figures['users']} users, {figures['sessions']} sessions, "
-          f"{figures['changes']} changed attributes (one session per add, offline)")
+    print(
+        f"\nconsistency over {figures['users']} users, {figures['sessions']} sessions, "
+        f"{figures['changes']} changed attributes (one session per add, offline)"
+    )
     print(f"{'figure':34} {'now':>8} {'baseline':>9} {'target':>16}")
     for label, key, fmt, target in ROWS:
         base = BASELINE[key]
-        print(f"{label:34} {fmt.format(figures[key]):>8} {fmt.format(base) if base is not None else '-':>9} "
-              f"{target:>16}")
+        print(
+            f"{label:34} {fmt.format(figures[key]):>8} {fmt.format(base) if base is not None else '-':>9} "
+            f"{target:>16}"
+        )
     if args.show:
         print("\n".join(figures["misses"]))
     if args.json:

@@ -33,7 +33,9 @@ async def test_memorize_dedupes_across_sessions(client):
 
 
 async def test_a_value_change_in_a_later_session_supersedes_the_old_value(client):
-    await client.add(messages=[{"role": "user", "content": "我住在上海"}], user_id="u", session_id="s1")
+    await client.add(
+        messages=[{"role": "user", "content": "我住在上海"}], user_id="u", session_id="s1"
+    )
     later = await client.add(
         messages=[{"role": "user", "content": "我搬到北京了"}], user_id="u", session_id="s2"
     )
@@ -55,15 +57,21 @@ async def test_an_agents_memory_is_reconciled_only_with_that_agent(client):
 
 
 async def test_a_shared_write_never_retires_an_agents_memory(client):
-    await client.add(messages=[{"role": "user", "content": "我住在上海"}], user_id="u", agent_id="coach")
+    await client.add(
+        messages=[{"role": "user", "content": "我住在上海"}], user_id="u", agent_id="coach"
+    )
     await client.add(messages=[{"role": "user", "content": "我搬到北京了"}], user_id="u")
     coach = [m.content for m in await client.list(user_id="u", agent_id="coach")]
     assert coach == ["我住在上海"]
 
 
 async def test_search_conversation_narrows_to_a_session_only_when_asked(client):
-    await client.add(messages=[{"role": "user", "content": "我养了一只橘猫"}], user_id="u", session_id="a")
-    await client.add(messages=[{"role": "user", "content": "我的猫叫团子"}], user_id="u", session_id="b")
+    await client.add(
+        messages=[{"role": "user", "content": "我养了一只橘猫"}], user_id="u", session_id="a"
+    )
+    await client.add(
+        messages=[{"role": "user", "content": "我的猫叫团子"}], user_id="u", session_id="b"
+    )
     everywhere = await client.search_conversation("猫", user_id="u")
     only_b = await client.search_conversation("猫", user_id="u", session_id="b")
     assert {t.session_id for t in everywhere.turns} == {"a", "b"}

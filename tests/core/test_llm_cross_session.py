@@ -32,7 +32,9 @@ def _same_prompts(r1, r2) -> None:
     assert _prompts(r1) == _prompts(r2)
 
 
-replay = vcr.VCR(cassette_library_dir=str(CASSETTES), record_mode="none", filter_headers=["authorization"])
+replay = vcr.VCR(
+    cassette_library_dir=str(CASSETTES), record_mode="none", filter_headers=["authorization"]
+)
 replay.register_matcher("prompts", _same_prompts)
 
 
@@ -46,10 +48,18 @@ def fixed_ids(monkeypatch):
 @replay.use_cassette("llm_cross_session.yaml", match_on=["method", "path", "prompts"])
 async def test_the_judge_sees_an_earlier_sessions_memory_and_overrides_it(fixed_ids, tmp_path):
     llm = OpenAICompatibleLLM("gpt-4o-mini", api_key="sk-test-replay", backoff=0.01)
-    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=llm, cwd=tmp_path) as c:
-        first = await c.add(messages=[{"role": "user", "content": "I live in Berlin."}], user_id="u", session_id="t1")
+    async with MemoryClient(
+        storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=llm, cwd=tmp_path
+    ) as c:
+        first = await c.add(
+            messages=[{"role": "user", "content": "I live in Berlin."}],
+            user_id="u",
+            session_id="t1",
+        )
         later = await c.add(
-            messages=[{"role": "user", "content": "I moved to Munich last month."}], user_id="u", session_id="t2"
+            messages=[{"role": "user", "content": "I moved to Munich last month."}],
+            user_id="u",
+            session_id="t2",
         )
         current = [m.content for m in await c.list(user_id="u")]
     berlin = first.decisions[0].memory_id

@@ -17,7 +17,9 @@ async def _current(client) -> list[str]:
 
 
 async def test_the_later_of_two_contradicting_statements_in_one_write_wins(client):
-    result = await client.add(messages=_say("I live in Berlin. Actually, I live in Paris."), user_id="u")
+    result = await client.add(
+        messages=_say("I live in Berlin. Actually, I live in Paris."), user_id="u"
+    )
     berlin, paris = result.decisions
     assert (berlin.action, paris.action) == ("ADD", "OVERRIDE")
     assert paris.targets == [berlin.memory_id]
@@ -32,19 +34,27 @@ async def test_a_sentence_taken_back_keeps_only_the_correction(client):
 
 
 async def test_an_override_keeps_the_old_version_reachable(client):
-    old = (await client.add(messages=_say("我用的手机是 iPhone 12"), user_id="u", session_id="a")).decisions[0]
-    new = (await client.add(messages=_say("我现在用华为 Mate 60"), user_id="u", session_id="b")).decisions[0]
+    old = (
+        await client.add(messages=_say("我用的手机是 iPhone 12"), user_id="u", session_id="a")
+    ).decisions[0]
+    new = (
+        await client.add(messages=_say("我现在用华为 Mate 60"), user_id="u", session_id="b")
+    ).decisions[0]
     assert new.action == "OVERRIDE" and new.targets == [old.memory_id]
     history = await client.history(new.memory_id, user_id="u")
     assert history.relations.supersedes == [old.memory_id]
     replaced = await client.get(old.memory_id, user_id="u")
     assert (replaced.content, replaced.status) == ("我用的手机是 iPhone 12", "superseded")
-    assert (await client.get(new.memory_id, user_id="u")).session_id == "b"  # provenance of the new version
+    assert (
+        await client.get(new.memory_id, user_id="u")
+    ).session_id == "b"  # provenance of the new version
     listed = await client.list(user_id="u", include_history=True)
     assert {m.content for m in listed} == {"我用的手机是 iPhone 12", "我现在用华为 Mate 60"}
 
 
-@pytest.mark.parametrize("messages", [[], [{"role": "user", "content": "   "}], [{"role": "system", "content": "x"}]])
+@pytest.mark.parametrize(
+    "messages", [[], [{"role": "user", "content": "   "}], [{"role": "system", "content": "x"}]]
+)
 async def test_empty_writes_are_refused_and_change_nothing(client, messages):
     await client.add(messages=_say("I own a red bike."), user_id="u")
     with pytest.raises(InvalidInputError):
@@ -61,5 +71,9 @@ async def test_a_very_long_message_stays_a_raw_turn(client):
 
 
 async def test_mixed_languages_in_one_message_keep_each_statement(client):
-    await client.add(messages=_say("I live in Berlin, 我在字节跳动工作, and I love sushi."), user_id="u")
-    assert sorted(await _current(client)) == sorted(["I live in Berlin", "我在字节跳动工作", "I love sushi"])
+    await client.add(
+        messages=_say("I live in Berlin, 我在字节跳动工作, and I love sushi."), user_id="u"
+    )
+    assert sorted(await _current(client)) == sorted(
+        ["I live in Berlin", "我在字节跳动工作", "I love sushi"]
+    )

@@ -7,9 +7,9 @@ extractor and judge. What is asserted is what the model would be shown afterward
 from __future__ import annotations
 
 import pytest
+from write_scenarios import STORIES, Story
 
 from memhub import MemoryClient
-from write_scenarios import STORIES, Story
 
 
 @pytest.fixture
@@ -21,17 +21,23 @@ async def e5_client(storage_dir, tmp_path, e5):
 async def _tell(client: MemoryClient, story: Story, per_step_sessions: bool) -> list[str]:
     for i, text in enumerate(story.steps):
         session = f"s{i}" if per_step_sessions else "s0"
-        await client.add(messages=[{"role": "user", "content": text}], user_id="u", session_id=session)
+        await client.add(
+            messages=[{"role": "user", "content": text}], user_id="u", session_id=session
+        )
     return [m.content for m in await client.list(user_id="u")]
 
 
 async def _shown(client: MemoryClient, query: str) -> list[str]:
     groups = (await client.search(query, user_id="u", limit=3)).memories
-    items = sorted([*groups.profile, *groups.proactive, *groups.normal], key=lambda m: -(m.score or 0))
+    items = sorted(
+        [*groups.profile, *groups.proactive, *groups.normal], key=lambda m: -(m.score or 0)
+    )
     return [m.content for m in items[:3]]
 
 
-@pytest.mark.parametrize("per_step_sessions", [False, True], ids=["one-session", "session-per-step"])
+@pytest.mark.parametrize(
+    "per_step_sessions", [False, True], ids=["one-session", "session-per-step"]
+)
 @pytest.mark.parametrize("story", STORIES, ids=lambda s: s.id)
 async def test_story(e5_client, story: Story, per_step_sessions: bool):
     current = await _tell(e5_client, story, per_step_sessions)

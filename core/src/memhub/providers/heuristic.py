@@ -119,7 +119,9 @@ def _is_question(text: str, terminator: str = "") -> bool:
 def _is_talk(text: str) -> bool:
     """About the conversation, not the user: a verdict on the answer, talk about the memory
     itself ("forget what I just said"), or a deferral ("let me think about it")."""
-    return bool(P.ABOUT_ASSISTANT.search(text) or P.META_MEMORY.search(text) or P.DEFERRAL.match(text))
+    return bool(
+        P.ABOUT_ASSISTANT.search(text) or P.META_MEMORY.search(text) or P.DEFERRAL.match(text)
+    )
 
 
 def _about_the_user(text: str) -> bool:
@@ -205,7 +207,12 @@ def _statements(body: str, terminator: str) -> list[str]:
         if P.COMMAND.match(clause) or P.REQUEST.match(clause):
             break  # what follows a command is its object, not a statement
         end = terminator if i == len(clauses) - 1 else ""  # "?" closes only the last clause
-        if clause and not _is_chitchat(clause) and not _is_question(clause, end) and not _is_talk(clause):
+        if (
+            clause
+            and not _is_chitchat(clause)
+            and not _is_question(clause, end)
+            and not _is_talk(clause)
+        ):
             kept.append(clause)
     if not kept:
         return []
@@ -329,7 +336,9 @@ def _mentions_form(text: str, term: str) -> bool:
         return True
     if not re.fullmatch(r"[a-z]{6,}", term):
         return False
-    return bool(re.search(r"(?<![a-z])" + re.escape(_stem(term)) + r"[a-z]{0,4}(?![a-z])", _fold(text)))
+    return bool(
+        re.search(r"(?<![a-z])" + re.escape(_stem(term)) + r"[a-z]{0,4}(?![a-z])", _fold(text))
+    )
 
 
 def _contains(a: str, b: str) -> bool:
@@ -367,6 +376,8 @@ def _compare_attributes(c: _Facts, n: _Facts) -> _Relation | None:
             if old == new:
                 if c.negated != n.negated:
                     found.append(_Relation("OVERRIDE", "negation", f"{what}: '{new}' negated"))
+                elif not (attr.multi or c.future or n.future) and len(c.topic - n.topic) <= 2:
+                    found.append(_Relation("NOOP", "duplicate", f"{what}: '{new}' restated"))
             elif attr.multi or _contains(old, new):
                 found.append(
                     _Relation("SUPPLEMENT", "complement", f"{what}: '{new}' besides '{old}'")
@@ -377,7 +388,11 @@ def _compare_attributes(c: _Facts, n: _Facts) -> _Relation | None:
                 )
             else:
                 found.append(_Relation("OVERRIDE", attr.update_type, f"{what}: '{old}' → '{new}'"))
-    return min(found, key=lambda r: r.action != "OVERRIDE", default=None)
+    return min(
+        found,
+        key=lambda r: ("OVERRIDE", "NOOP").index(r.action) if r.action != "SUPPLEMENT" else 2,
+        default=None,
+    )
 
 
 def _replacement_label(old: str, new: str) -> str:
@@ -393,7 +408,7 @@ def _relate(c: _Facts, n: _Facts) -> _Relation | None:
     if c.key == n.key:
         return _Relation("NOOP", "duplicate", "same statement")
     by_table = _compare_attributes(c, n)
-    if by_table and by_table.action == "OVERRIDE":
+    if by_table and by_table.action in ("OVERRIDE", "NOOP"):
         return by_table
     old, new = c.replacement or ("", "")
     if old and _mentions_form(n.text, old) and not _mentions(n.text, new):
