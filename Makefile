@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(PY) bench/procedure_bench.py
 	$(PY) bench/server_load.py --quick
 	$(PY) bench/inspector_bench.py
+	$(PY) bench/transfer_bench.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import shutil
 from pathlib import Path
@@ -316,3 +317,21 @@ def test_bad_arguments_are_usage_errors(run, tmp_path):
     assert code == 2 and "not a folder" in err
     code, _, err = run("capture", "codex", "--since", "last tuesday")
     assert code == 2 and "not a date" in err
+
+
+def test_many_sessions_show_a_bar_with_rate_and_eta_on_a_terminal(run, sessions, monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    code, out, _ = run(
+        "capture", "claude-code", "--path", str(sessions / "claude-code"), "--user-id", "alice"
+    )
+    assert code == 0 and out.startswith("captured 3 new sessions")
+    drawn = terminal.getvalue()
+    assert "capture claude-code" in drawn and "3/3" in drawn and "sessions/s" in drawn
+    terminal.truncate(0)
+    code, _, _ = run("capture", "claude-code", "--path", str(sessions / "claude-code"), "--quiet")
+    assert code == 0 and terminal.getvalue().strip("\x00") == ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from memhub.progress import TqdmProgress, bar
+from memhub.progress import Progress, TqdmProgress, bar
 
 
 class Terminal(io.StringIO):
@@ -22,7 +22,7 @@ def test_a_terminal_gets_count_rate_and_eta():
     progress.close()
     shown = stream.getvalue()
     assert (
-        "import" in shown and "250/1.00k" in shown and "mem/s" in shown and "<" in shown
+        "import" in shown and "250/1000" in shown and "mem/s" in shown and "<" in shown
     )  # ETA: elapsed<left
     assert "memhub: re-embedding every memory" in shown
 
@@ -39,3 +39,20 @@ def test_not_a_terminal_shows_notes_only_and_quiet_shows_nothing():
     progress.start("import", 10)
     progress.note("hello")
     assert quiet.getvalue() == ""
+
+
+async def test_purge_reports_every_record_it_rewrites(client):
+    for text in ("项目用 PostgreSQL 16", "部署需要审批", "周五发布"):
+        await client.memorize(text)
+    counted = []
+
+    class Count(Progress):
+        def start(self, label: str, total: int | None = None) -> None:
+            counted.append((label, total))
+
+        def advance(self, n: int = 1) -> None:
+            counted.append(n)
+
+    await client.purge(progress=Count())
+    (label, total), *steps = counted
+    assert label == "purge" and total == sum(steps) and total >= 7  # 3 memories, 3 events, meta

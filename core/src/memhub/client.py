@@ -275,10 +275,12 @@ class MemoryClient:
         return await hmg.stats(self.engine, s.tenant, asked)
 
     @_hub_aware
-    async def purge(self) -> None:
-        """Rewrite the store so that sealed and tombstoned content is physically gone from disk."""
+    async def purge(self, *, progress: Progress | None = None) -> None:
+        """Rewrite the store so that sealed and tombstoned content is physically gone from disk.
+
+        ``progress`` receives the count of records rewritten (``memhub.progress.bar()``)."""
         await self._ready()
-        await hmg.purge(self.engine)
+        await hmg.purge(self.engine, progress)
 
     # -- MemHub operations ------------------------------------------------------------
 

@@ -40,8 +40,8 @@ class Progress:
 class TqdmProgress(Progress):
     """A tqdm bar on ``stream`` (count, rate, ETA); notes are printed above it."""
 
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
+    def __init__(self, stream: TextIO, unit: str = " mem") -> None:
+        self.stream, self.unit = stream, unit
         self._bar = None
 
     def start(self, label: str, total: int | None = None) -> None:
@@ -51,11 +51,11 @@ class TqdmProgress(Progress):
         self._bar = tqdm(
             total=total,
             desc=label,
-            unit=" mem",
+            unit=self.unit,
             file=self.stream,
             dynamic_ncols=True,
             mininterval=0.2,
-            unit_scale=True,
+            unit_scale=total is None or total >= 10_000,
         )
 
     def advance(self, n: int = 1) -> None:
@@ -85,11 +85,11 @@ class _NotesOnly(Progress):
             print(f"memhub: {message}", file=self.stream, flush=True)
 
 
-def bar(quiet: bool = False, stream: TextIO | None = None) -> Progress:
+def bar(quiet: bool = False, stream: TextIO | None = None, unit: str = " mem") -> Progress:
     """The CLI's progress: a bar on a terminal's stderr; notes only elsewhere; nothing if ``quiet``."""
     stream = stream or sys.stderr
     if quiet:
         return _NotesOnly(None)
     if not stream.isatty():
         return _NotesOnly(stream)
-    return TqdmProgress(stream)
+    return TqdmProgress(stream, unit)

@@ -322,7 +322,8 @@ class RemoteClient:
             await self._request("GET", "/v1/hmg/stats", params=self._scope(**scope))
         )
 
-    async def purge(self) -> None:
+    async def purge(self, *, progress: Progress | None = None) -> None:
+        """``progress`` is not reported over HTTP: the server rewrites its store by itself."""
         await self._request("POST", "/v1/hmg/purge")
 
     # -- MemHub operations ------------------------------------------------------------

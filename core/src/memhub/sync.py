@@ -161,8 +161,8 @@ class SyncMemoryClient:
     def stats(self, **scope: str | None) -> Stats:
         return self._run(self._client.stats(**scope))
 
-    def purge(self) -> None:
-        return self._run(self._client.purge())
+    def purge(self, *, progress: Progress | None = None) -> None:
+        return self._run(self._client.purge(progress=progress))
 
     # -- MemHub operations: one line each -----------------------------------------------
 

@@ -13,8 +13,9 @@ import getpass
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
+from memhub import progress as progress_
 from memhub.capture import PARSERS, CaptureState, capture
 from memhub.capture.state import locked
 from memhub.config import Settings
@@ -34,6 +35,7 @@ def register(add: AddCommand) -> None:
     p.add_argument("--since", metavar="DATE", type=_date,
                    help="only sessions active on or after DATE (2026-11-01 or an ISO time)")  # fmt: skip
     p.add_argument("--dry-run", action="store_true", help="parse and report; write nothing")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
 
 def _date(text: str) -> datetime:
@@ -59,7 +61,7 @@ async def _capture(inv: Invocation) -> int | None:
         raise InvalidInputError(f"--path {a.path}: not a folder")
     user_id = inv.scope.get("user_id") or _os_user()
     storage_dir = Settings.load(storage_dir=getattr(a, "storage_dir", None)).storage_dir
-    progress = _Progress(f"capture {a.agent}", sys.stderr)
+    progress = _Sessions(f"capture {a.agent}", a.quiet)
     try:
         if a.dry_run:
             report = await capture(a.agent, root, client=None, state=CaptureState.load(storage_dir),
@@ -79,31 +81,28 @@ async def _capture(inv: Invocation) -> int | None:
     return None
 
 
-class _Progress:
-    """A one-line bar on a terminal's stderr; silent when stderr is not a terminal."""
+class _Sessions:
+    """``capture``'s ``(done, total)`` callback drawn as a ``memhub.progress`` bar (sessions,
+    with rate and ETA, on a terminal); warnings always reach stderr, above the bar."""
 
-    WIDTH = 30
-
-    def __init__(self, label: str, stream: TextIO) -> None:
-        self.label, self.stream, self.shown = label, stream, False
-        self.on = stream.isatty()
+    def __init__(self, label: str, quiet: bool) -> None:
+        self.label, self.done = label, 0
+        self.bar = progress_.bar(quiet, unit=" sessions")
+        self.drawn = isinstance(self.bar, progress_.TqdmProgress)
+        self.started = False
 
     def __call__(self, done: int, total: int) -> None:
-        if not self.on or not total:
-            return
-        filled = self.WIDTH * done // total
-        self.stream.write(
-            f"\r{self.label} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total}"
-        )
-        self.stream.flush()
-        self.shown = True
+        if not self.started:
+            self.bar.start(self.label, total)
+            self.started = True
+        self.bar.advance(done - self.done)
+        self.done = done
 
     def warn(self, message: str) -> None:
-        if self.shown:
-            self.stream.write("\r\x1b[K")
-        print(f"memhub: warning: {message}", file=self.stream, flush=True)
+        if self.drawn:
+            self.bar.note(f"warning: {message}")
+        else:
+            print(f"memhub: warning: {message}", file=sys.stderr, flush=True)
 
     def close(self) -> None:
-        if self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
+        self.bar.close()

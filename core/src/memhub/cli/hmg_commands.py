@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, get_args
 
+from memhub import progress as progress_
 from memhub.cli import render
 from memhub.errors import UsageError
 from memhub.models import CorrectAction, Epistemic, GovernAction
@@ -57,6 +58,7 @@ def register(add: AddCommand) -> None:
 
     p = add("purge", _purge, "rewrite the store so sealed/tombstoned content is gone from disk")
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
 
 def _text(value: str) -> str:
@@ -121,6 +123,10 @@ async def _purge(inv: Invocation) -> int | None:
         print("memhub: purge cancelled, nothing changed", file=sys.stderr)
         return 1
     client = await inv.client()
-    await client.purge()
+    bar = progress_.bar(inv.args.quiet)
+    try:
+        await client.purge(progress=bar)
+    finally:
+        bar.close()
     inv.emit({"purged": True}, render.purge)
     return None

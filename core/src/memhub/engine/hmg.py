@@ -28,9 +28,11 @@ from memhub.models import (
     SessionContext,
     Stats,
 )
+from memhub.progress import Progress
 from memhub.redact import redact
 from memhub.scope import ANY, Scope
 from memhub.store.base import HasVector, IsEmpty, Match, MatchAny, SparseVector, Where
+from memhub.store.schema import COLLECTIONS
 
 RECALL_LAYERS = ("fact", "profile", "lesson", "procedure")
 _EPISTEMIC = ("possible", "actual", "necessary")
@@ -360,8 +362,11 @@ async def stats(engine: Engine, tenant: str | None = None, scope: dict[str, str]
     )
 
 
-async def purge(engine: Engine) -> None:
+async def purge(engine: Engine, progress: Progress | None = None) -> None:
     """Rewrite storage so governed content is physically gone (old pages, WAL)."""
+    progress = progress or Progress()
     async with engine.write_lock:
-        await engine.store.compact()
+        total = sum([await engine.store.count(name) for name in COLLECTIONS])
+        progress.start("purge", total)
+        await engine.store.compact(progress.advance)
         await engine.bump()

@@ -19,13 +19,12 @@ from memhub.engine.core import Engine, with_access
 from memhub.engine.erase import ITEM_LAYERS
 from memhub.engine.records import now
 from memhub.errors import InvalidInputError
-from memhub.ids import to_point_id
 from memhub.models import ExportResult, ImportResult
 from memhub.progress import Progress
 from memhub.store.base import Match, MatchAny, StoredPoint, Where, pages
 
-PAGE = 512
-BATCH = 256
+PAGE = 1024
+BATCH = 512
 EMBED_BATCH = 64
 MAX_ERRORS = 100
 
@@ -144,6 +143,15 @@ async def import_lines(
     """
     run = _Run(engine, tenant, progress or Progress())
     run.progress.start("import", total)
+    async with engine.store.bulk():
+        await _read(run, lines)
+    if run.result.imported:
+        async with engine.write_lock:
+            await engine.bump()
+    return run.result
+
+
+async def _read(run: _Run, lines: Iterable[tuple[int, str]]) -> None:
     batch: list[jsonl.Record] = []
     for number, text in lines:
         if not text.strip():
@@ -162,9 +170,6 @@ async def import_lines(
             batch = []
     if batch:
         await _apply(run, batch)
-    if run.result.imported:
-        async with engine.write_lock:
-            await engine.bump()
     return run.result
 
 
@@ -194,16 +199,11 @@ def _invalid(run: _Run, message: str) -> None:
 
 async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
     engine = run.engine
-    present = {
-        p.id
-        for p in await engine.store.retrieve(
-            "memories", [to_point_id(r.payload["id"]) for r in batch]
-        )
-    }
+    present = {p.id for p in await engine.store.retrieve("memories", [r.pid for r in batch])}
     seen: set[str] = set()
     new = []
     for record in batch:
-        pid = to_point_id(record.payload["id"])
+        pid = record.pid
         if pid in present or pid in seen:
             run.result.skipped += 1
         else:
@@ -219,7 +219,7 @@ async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
     ]
     points = [
         StoredPoint(
-            to_point_id(r.payload["id"]),
+            r.pid,
             with_access({**r.payload, "tenant": run.tenant}),
             r.dense,
             r.sparse,

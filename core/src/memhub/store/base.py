@@ -8,7 +8,8 @@ apart from the code that runs it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -176,8 +177,14 @@ class MemoryStore(Protocol):
     ) -> list[ScoredPoint]:
         """Nearest neighbours by cosine similarity (score = cosine)."""
 
-    async def compact(self) -> None:
-        """Rewrite storage so that deleted and overwritten payloads are physically gone."""
+    async def compact(self, progress: Callable[[int], None] | None = None) -> None:
+        """Rewrite storage so that deleted and overwritten payloads are physically gone.
+
+        ``progress`` is called with the number of points rewritten, as they are (maybe
+        from another thread)."""
+
+    def bulk(self) -> AbstractAsyncContextManager[None]:
+        """Many writes follow (an import): index them once when the block ends, not in passing."""
 
 
 async def pages(store: MemoryStore, collection: Collection, where: Where | None = None, *,

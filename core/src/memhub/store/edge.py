@@ -8,10 +8,11 @@ maintenance calls (index building, compaction) go to a worker thread.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
 import uuid
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -195,6 +196,7 @@ class EdgeStore:
         self._shards: dict[str, qe.EdgeShard] = {}
         self._vector_size = 0
         self._unoptimized = 0  # memories written since the last optimize()
+        self._bulk = 0  # open bulk() blocks: no indexing in passing while > 0
 
     # -- lifecycle ---------------------------------------------------------------
 
@@ -289,7 +291,7 @@ class EdgeStore:
         self._shard(collection).update(op)
         if collection == "memories":
             self._unoptimized += len(points)
-            if self._unoptimized >= _OPTIMIZE_EVERY:
+            if self._unoptimized >= _OPTIMIZE_EVERY and not self._bulk:
                 self._unoptimized = 0
                 self._shard("memories").optimize()
 
@@ -410,11 +412,26 @@ class EdgeStore:
         self._unoptimized = 0
         await asyncio.to_thread(self._shard("memories").optimize)
 
-    async def compact(self) -> None:
-        for name in COLLECTIONS:
-            await asyncio.to_thread(self._rewrite, name)
+    @contextlib.asynccontextmanager
+    async def bulk(self) -> AsyncIterator[None]:
+        """Write without indexing in passing; build the indexes once when the block ends.
 
-    def _rewrite(self, name: Collection) -> None:
+        An import of 10k memories spent most of its time in the optimize() every 2,000
+        writes; one build at the end does the same work once (bench/README.md).
+        """
+        self._bulk += 1
+        try:
+            yield
+        finally:
+            self._bulk -= 1
+            if not self._bulk and self._unoptimized:
+                await self.optimize()
+
+    async def compact(self, progress: Callable[[int], None] | None = None) -> None:
+        for name in COLLECTIONS:
+            await asyncio.to_thread(self._rewrite, name, progress)
+
+    def _rewrite(self, name: Collection, progress: Callable[[int], None] | None = None) -> None:
         """Copy the live points into a fresh shard and swap it in: overwritten
         payload pages and WAL entries of the old shard are deleted with it."""
         folder = self.path / name
@@ -431,6 +448,8 @@ class EdgeStore:
             if records:
                 points = [_to_point(_from_record(r, True), _KEYS[name]) for r in records]
                 fresh.update(qe.UpdateOperation.upsert_points(points))
+                if progress:
+                    progress(len(points))
             if offset is None:
                 break
         fresh.optimize()

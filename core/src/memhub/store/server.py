@@ -8,8 +8,9 @@ qdrant-client's local mode, the test double for this path.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
-from collections.abc import Awaitable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from qdrant_client import AsyncQdrantClient, models
@@ -339,7 +340,12 @@ class QdrantServerStore:
 
     # -- maintenance -------------------------------------------------------------
 
-    async def compact(self) -> None:
+    @contextlib.asynccontextmanager
+    async def bulk(self) -> AsyncIterator[None]:
+        """The server's optimizers index in the background: nothing to defer here."""
+        yield
+
+    async def compact(self, progress: Callable[[int], None] | None = None) -> None:
         """Wake the server's optimizers on every collection; a no-op in local mode.
 
         Guaranteed: deleted points, removed vectors and overwritten payloads are never
