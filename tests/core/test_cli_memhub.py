@@ -155,3 +155,26 @@ def test_forget_user_needs_a_user_and_a_terminal_or_yes(run):
     code, _, err = run("forget-user", "--user-id", "u1")  # stdin is not a terminal here
     assert code == 2 and "--yes" in err
     assert _contents(run, "u1") == ["我住在上海"]
+
+
+def _listed(out: str, key: str = "memories") -> list[str]:
+    return sorted(m["content"] for m in json.loads(out)[key])
+
+
+def test_list_takes_app_id_and_agent_id(run):
+    run("add", "--content", "我住在上海", "--user-id", "u1", "--app-id", "travel")
+    run("add", "--content", "我喜欢喝拿铁", "--user-id", "u1", "--app-id", "coffee")
+    run("add", "--content", "我养了一只猫", "--user-id", "u1", "--app-id", "coffee", "--agent-id", "barista")
+    code, out, _ = run("--json", "list", "--user-id", "u1", "--app-id", "travel")
+    assert code == 0 and _listed(out) == ["我住在上海"]
+    code, out, _ = run("--json", "list", "--user-id", "u1", "--app-id", "coffee", "--agent-id", "barista")
+    assert code == 0 and _listed(out) == ["我养了一只猫"]
+    code, out, _ = run("--json", "list", "--user-id", "u1", "--app-id", "*")
+    assert _listed(out) == sorted(["我住在上海", "我喜欢喝拿铁", "我养了一只猫"])
+
+
+def test_search_conversation_takes_app_id(run):
+    run("add", "--content", "我住在上海", "--user-id", "u1", "--app-id", "travel")
+    run("add", "--content", "我住在上海浦东", "--user-id", "u1", "--app-id", "coffee")
+    code, out, _ = run("--json", "search-conversation", "上海", "--user-id", "u1", "--app-id", "travel")
+    assert code == 0 and _listed(out, "turns") == ["我住在上海"]

@@ -131,11 +131,22 @@ def _turns(r: ConversationResult) -> str:
     return render.table(("score", "id", "role", "session", "content"), rows) if rows else "(none)"
 
 
+def _apps(scope: dict[str, str]) -> list[str] | None:
+    """``--app-id`` as the ``app_ids`` a read takes (``*``: every app)."""
+    return [scope["app_id"]] if "app_id" in scope else None
+
+
 async def _search_conversation(inv: Invocation) -> None:
     s = inv.scope
     client = await inv.client()
-    result = await client.search_conversation(inv.args.query, user_id=_user(inv), agent_id=s.get("agent_id"),
-                                              session_id=s.get("session_id"), limit=inv.args.limit)  # fmt: skip
+    result = await client.search_conversation(
+        inv.args.query,
+        user_id=_user(inv),
+        app_ids=_apps(s),
+        agent_id=s.get("agent_id"),
+        session_id=s.get("session_id"),
+        limit=inv.args.limit,
+    )
     inv.emit(result, _turns)
 
 
@@ -147,9 +158,12 @@ async def _get(inv: Invocation) -> None:
 
 async def _list(inv: Invocation) -> None:
     client = await inv.client()
+    s = inv.scope
     items = await client.list(
         user_id=_user(inv),
-        session_id=inv.scope.get("session_id"),
+        app_ids=_apps(s),
+        agent_id=s.get("agent_id"),
+        session_id=s.get("session_id"),
         include_history=inv.args.include_history,
     )
     inv.emit({"memories": [m.model_dump(mode="json") for m in items]}, lambda _: _items(items))
