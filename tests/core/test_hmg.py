@@ -23,6 +23,20 @@ async def test_near_duplicate_is_no_op_but_a_new_version_number_is_not(client):
     other = await client.memorize("项目用 PostgreSQL 17 做主数据库")
     assert near.effect == "no_op" and near.atom_id == first.atom_id
     assert other.effect == "applied"
+    assert near.suggested_correction is None and near.note is None
+
+
+async def test_hearsay_of_a_stored_fact_is_reported_as_a_correction_candidate(client):
+    fact = await client.memorize("API 网关用 Kong")
+    hearsay = await client.memorize("听说 API 网关用 Kong")
+    assert hearsay.effect == "no_op" and hearsay.atom_id == fact.atom_id
+    assert hearsay.epistemic == "actual"  # what is stored is unchanged...
+    assert hearsay.suggested_correction == "demote"  # ...but the difference is reported
+    assert "possible" in hearsay.note and fact.atom_id in hearsay.note
+    guess = await client.memorize("缓存可能用 Redis", epistemic="possible")
+    sure = await client.memorize("缓存可能用 Redis", epistemic="actual")
+    assert sure.effect == "no_op" and sure.suggested_correction == "confirm_actual"
+    assert (await client.history(guess.atom_id)).current.epistemic == "possible"
 
 
 @pytest.mark.parametrize(

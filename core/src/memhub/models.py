@@ -49,6 +49,12 @@ class MemorizeResult(BaseModel):
     polarity: str
     redacted: list[str] = Field(default_factory=list, description="kinds of secrets removed")
     duplicate_of: str | None = None
+    suggested_correction: str | None = Field(
+        None,
+        description="a no_op restating the memory at another epistemic level (hearsay of a "
+        "fact, a confirmation of a guess) is a correction candidate: the correct action to apply",
+    )
+    note: str | None = Field(None, description="why the result needs a look, in a sentence")
 
 
 class RecallResult(BaseModel):

@@ -67,6 +67,8 @@ def date(timestamp: str | None) -> str:
 def memorize(r: MemorizeResult) -> str:
     if r.effect == "no_op":
         text = f"no_op  {r.atom_id}  already stored: nothing was added"
+        if r.note:
+            text += f"\ncorrection candidate: {r.note}"
     else:
         text = f"applied  {r.atom_id}  epistemic={r.epistemic} polarity={r.polarity}"
     if r.redacted:

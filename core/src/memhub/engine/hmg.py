@@ -12,7 +12,7 @@ from memhub.engine.core import Engine
 from memhub.engine.filters import reconciling, visible
 from memhub.engine.lineage import lineage
 from memhub.engine.records import GOVERNED, governed_remains, new_payload, to_atom
-from memhub.engine.text import content_hash, is_near_duplicate
+from memhub.engine.text import content_hash, infer_epistemic, is_near_duplicate
 from memhub.errors import InvalidInputError
 from memhub.ids import new_id, to_point_id
 from memhub.models import (
@@ -93,7 +93,8 @@ async def memorize(
         if duplicate:
             dup = await engine.get(duplicate, scope.tenant)
             return MemorizeResult(atom_id=duplicate, effect="no_op", epistemic=dup["epistemic"],
-                                  polarity=dup["polarity"], redacted=kinds, duplicate_of=duplicate)  # fmt: skip
+                                  polarity=dup["polarity"], redacted=kinds, duplicate_of=duplicate,
+                                  **_epistemic_candidate(dup, epistemic or infer_epistemic(text)))  # fmt: skip
         payload = new_payload(new_id(), text, layer=layer, scope=scope, source=source,
                               epistemic=epistemic, polarity=polarity, metadata=metadata)  # fmt: skip
         await engine.insert([payload], [text], [vector])
@@ -101,6 +102,31 @@ async def memorize(
         await engine.bump()
     return MemorizeResult(atom_id=payload["id"], effect="applied", epistemic=payload["epistemic"],
                           polarity=payload["polarity"], redacted=kinds)  # fmt: skip
+
+
+# (stored, restated) -> the correct actions that take the memory there
+_STEPS = {
+    ("actual", "possible"): ["demote"],
+    ("necessary", "possible"): ["demote"],
+    ("possible", "actual"): ["confirm_actual"],
+    ("actual", "necessary"): ["confirm_necessary"],
+    ("possible", "necessary"): ["confirm_actual", "confirm_necessary"],
+    ("necessary", "actual"): ["demote", "confirm_actual"],
+}
+
+
+def _epistemic_candidate(stored: dict, restated: str) -> dict[str, str]:
+    """A restatement at another epistemic level is not a plain duplicate: it is reported
+    as a correction candidate (never applied on its own: hearsay must not silently
+    weaken a fact, nor a restatement silently confirm a guess)."""
+    steps = _STEPS.get((stored["epistemic"], restated))
+    if not steps:
+        return {}
+    note = (
+        f"already stored as {stored['epistemic']}, restated as {restated}: "
+        f"to change it, correct({stored['id']!r}, ...) with {' then '.join(steps)}"
+    )
+    return {"suggested_correction": steps[0], "note": note}
 
 
 async def recall(engine: Engine, query: str, scope: Scope, *, limit: int = 10, layers=RECALL_LAYERS) -> RecallResult:
