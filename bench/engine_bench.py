@@ -72,6 +72,13 @@ class TimedEmbedder:
 
 
 def make_store(engine: str, path: Path):
+    url = os.environ.get("MEMHUB_BENCH_QDRANT_URL")
+    if engine == "edge" and url:  # the same load and queries on a Qdrant server (bench/README.md)
+        from memhub.store.server import QdrantServerStore
+
+        api_key = os.environ.get("MEMHUB_BENCH_QDRANT_API_KEY")
+        store = QdrantServerStore(url, api_key=api_key, prefix=f"bench_{path.name}")
+        return store, f"QdrantServerStore at {url}"
     if engine == "edge":
         from memhub.store.edge import EdgeStore
 
@@ -137,7 +144,7 @@ async def bench_size(engine: str, n: int, root: Path, cfg: argparse.Namespace, e
     out["gen_s"] = gen_ns / 1e9
     out["rss_after_load"] = U.rss_mb()
     log(f"{engine} n={n}: loaded in {out['load_s']:.2f} s (data generation {out['gen_s']:.2f} s, not counted)")
-    if engine == "edge" and not cfg.no_optimize:
+    if engine == "edge" and not cfg.no_optimize and hasattr(store, "optimize"):
         t = time.perf_counter_ns()
         await store.optimize()
         out["optimize_s"] = (time.perf_counter_ns() - t) / 1e9
