@@ -538,7 +538,8 @@ def parent(cfg: argparse.Namespace) -> int:
     print(f"memhub engine benchmark: sizes {','.join(map(str, sizes))}, {cfg.queries} queries and {cfg.facts} facts "
           f"per size{' (quick)' if cfg.quick else ''}, {os.cpu_count()} CPUs, 1-min load average during the run "
           f"{min(loads, default=math.nan):.1f}..{max(loads, default=math.nan):.1f}")  # fmt: skip
-    print(f"memhub  : EdgeStore (qdrant-edge)\nbaseline: {impl}, run up to N = {cfg.baseline_max:,}")
+    memhub = next(iter(edge["sizes"].values()))["impl"] if edge else "EdgeStore (qdrant-edge)"
+    print(f"memhub  : {memhub}\nbaseline: {impl}, run up to N = {cfg.baseline_max:,}")
     print("recall/memorize: MemoryClient with the real E5Embedder; store query: hybrid dense+BM25 RRF(k=2),"
           " user + status/exposure/layer filter")  # fmt: skip
     print()
