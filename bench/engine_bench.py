@@ -132,7 +132,11 @@ async def bench_size(engine: str, n: int, root: Path, cfg: argparse.Namespace, e
     store, bm25 = client.engine.store, client.engine.bm25
 
     # -- bulk load ---------------------------------------------------------------
+    from memhub.progress import bar
+
     upsert_ns = gen_ns = 0
+    loading = bar()  # count, rate and ETA when stderr is a terminal
+    loading.start(f"{engine} load n={n}", n)
     for start, count in U.batches(n, cfg.batch):
         t = time.perf_counter_ns()
         points = U.synthetic_batch(start, count, bm25)
@@ -140,6 +144,8 @@ async def bench_size(engine: str, n: int, root: Path, cfg: argparse.Namespace, e
         await store.upsert("memories", points)
         upsert_ns += time.perf_counter_ns() - t2
         gen_ns += t2 - t
+        loading.advance(count)
+    loading.close()
     out["load_s"] = upsert_ns / 1e9
     out["gen_s"] = gen_ns / 1e9
     out["rss_after_load"] = U.rss_mb()

@@ -219,3 +219,19 @@ async def test_another_embedder_says_so_and_re_embeds(source, tmp_path):
         )
         hits = await copy.recall("PostgreSQL 17", user_id="alice")
         assert hits.atoms[0].atom_id == ids["current"]
+
+
+async def test_an_interrupted_export_leaves_no_file_and_the_store_as_it_was(source, tmp_path):
+    c, ids, before = source
+
+    class CtrlC(Progress):
+        def advance(self, n: int = 1) -> None:
+            raise KeyboardInterrupt
+
+    path = tmp_path / "m.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        await c.export(path, progress=CtrlC())
+    assert list(tmp_path.glob("m.jsonl*")) == []
+    assert await _answers(c, ids) == before
+    await c.export(path)
+    assert len(path.read_text().splitlines()) == 12

@@ -16,13 +16,17 @@ FORMATS = ("memhub", "mem0")
 
 @contextlib.contextmanager
 def writer(dest: Dest) -> Iterator[Callable[[str], Any]]:
-    """A ``write(text)`` into ``dest``: a path (written whole or not at all: a ``.part`` file
-    renamed at the end) or an open text stream."""
+    """A ``write(text)`` into ``dest``: a path (written whole or not at all: a ``.part`` file,
+    renamed at the end and removed if the export fails or is interrupted) or an open text stream."""
     if isinstance(dest, str | Path):
         path = Path(dest)
         part = path.with_name(path.name + ".part")
-        with part.open("w", encoding="utf-8") as out:
-            yield out.write
+        try:
+            with part.open("w", encoding="utf-8") as out:
+                yield out.write
+        except BaseException:
+            part.unlink(missing_ok=True)
+            raise
         part.replace(path)
     else:
         yield dest.write
