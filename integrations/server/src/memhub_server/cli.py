@@ -31,6 +31,7 @@ def register(add: AddCommand) -> None:
         metavar="N",
         help="larger bodies get 413 (default 1 MiB)",
     )
+    _digest_option(p)
 
     p = add(
         "serve",
@@ -40,6 +41,7 @@ def register(add: AddCommand) -> None:
     p.add_argument(
         "--port", type=int, default=None, help="port (default: a free one, written to hub.json)"
     )
+    _digest_option(p)
 
     p = add("ui", _ui, "open the memory inspector: a local hub with its web page, in the browser")
     p.add_argument(
@@ -60,6 +62,41 @@ def register(add: AddCommand) -> None:
         "key_id", nargs="?", metavar="KEY_ID", help="the key to revoke (see `memhub keys list`)"
     )
     # `--tenant` is a global option of the memhub command: create reads it from there.
+
+
+def _digest_option(p) -> None:
+    p.add_argument(
+        "--digest-every",
+        metavar="DURATION",
+        default=None,
+        help="run digest() for the scopes pending in dual mode every DURATION (e.g. 24h, 30m)",
+    )
+
+
+def _schedule(inv: Invocation, service):
+    """The digest schedule asked for with ``--digest-every``, started (or ``None``)."""
+    every = getattr(inv.args, "digest_every", None)
+    if every is None:
+        return None
+    from memhub_server.schedule import DigestSchedule, parse_interval
+
+    schedule = DigestSchedule(service, parse_interval(every), lambda line: _say(f"memhub: {line}"))
+    schedule.start()
+    _say(f"memhub: digest of pending scopes every {every}")
+    return schedule
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _check_interval(inv: Invocation) -> None:
+    """A bad ``--digest-every`` fails before anything is opened or bound."""
+    every = getattr(inv.args, "digest_every", None)
+    if every is not None:
+        from memhub_server.schedule import parse_interval
+
+        parse_interval(every)
 
 
 def _settings(inv: Invocation, **overrides: str | None) -> Settings:
@@ -92,6 +129,7 @@ async def _serve_api(inv: Invocation) -> None:
     a = inv.args
     if not 0 < a.port < 65536:
         raise UsageError(f"--port must be 1-65535, not {a.port}")
+    _check_interval(inv)
     if a.max_body_bytes is not None and a.max_body_bytes < 1:
         raise UsageError("--max-body-bytes must be positive")
     settings = _settings(inv)
@@ -116,9 +154,12 @@ async def _serve_api(inv: Invocation) -> None:
     print(f"memhub REST API on http://{host}:{a.port} (store: {settings.storage_dir})", flush=True)
     print(f"memory inspector: http://{host}:{a.port}/ui/ (sign in with an API key)", flush=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    schedule = _schedule(inv, service)
     try:
         await server.serve(sockets=[sock])
     finally:
+        if schedule is not None:
+            await schedule.stop()
         await service.close()
 
 
@@ -131,6 +172,7 @@ async def _serve(inv: Invocation, *, open_browser: bool = False) -> None:
     port = inv.args.port
     if port is not None and not 0 <= port < 65536:
         raise UsageError(f"--port must be 0-65535, not {port}")
+    _check_interval(inv)
     hub = LocalHub(settings, port=port, service=_service(settings))
     url = await hub.start()
     print(
@@ -142,9 +184,12 @@ async def _serve(inv: Invocation, *, open_browser: bool = False) -> None:
         import webbrowser
 
         webbrowser.open(hub.inspector_url)
+    schedule = _schedule(inv, hub.service)
     try:
         await hub.wait()
     finally:
+        if schedule is not None:
+            await schedule.stop()
         await hub.stop()
 
 
