@@ -9,10 +9,11 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import subprocess
 import tempfile
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -39,6 +40,20 @@ def scratch(tmp_path_factory) -> Iterator[Path]:
         yield tmp_path_factory.mktemp("stores")
 
 
+def _copy(template: Path, path: Path) -> Path:
+    # cp keeps the store's preallocated files sparse (under 1 MB); shutil.copytree writes
+    # them out in full, ~300 MB per store, all held in RAM on tmpfs until the session ends.
+    path.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["cp", "-a", str(template), str(path)], check=True)
+    return path
+
+
+@pytest.fixture(scope="session")
+def copy_store() -> Callable[[Path, Path], Path]:
+    """``copy_store(empty_store, path)``: a copy of the empty store at ``path``, kept sparse."""
+    return _copy
+
+
 @pytest.fixture(scope="session")
 def empty_store(scratch) -> Path:
     path = scratch / "template" / "store"
@@ -56,9 +71,7 @@ def empty_store(scratch) -> Path:
 @pytest.fixture
 def fresh_store(scratch, empty_store) -> Path:
     """A new, empty store of this test's own."""
-    path = scratch / uuid.uuid4().hex / "store"
-    shutil.copytree(empty_store, path)
-    return path
+    return _copy(empty_store, scratch / uuid.uuid4().hex / "store")
 
 
 def _service(storage_dir: Path) -> MemoryService:
@@ -83,8 +96,7 @@ class Tenants:
 @pytest.fixture(scope="module")
 def server(scratch, empty_store) -> Iterator[tuple[TestClient, Tenants]]:
     """One app per test module; tests keep apart by their own user ids (see ``uid``)."""
-    store = scratch / uuid.uuid4().hex / "store"
-    shutil.copytree(empty_store, store)
+    store = _copy(empty_store, scratch / uuid.uuid4().hex / "store")
     tenants = Tenants(KeyStore(store / KEYS_FILE))
     app = create_app(service=_service(store), auth=tenants.keys, max_body_bytes=64 * 1024)
     with TestClient(app) as http:

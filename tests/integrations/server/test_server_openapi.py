@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import uuid
 
 import pytest
@@ -69,9 +68,8 @@ BODIES = {
 
 
 @pytest.fixture(scope="module")
-def openapi_app(scratch, empty_store, request):
-    store = scratch / uuid.uuid4().hex / "store"
-    shutil.copytree(empty_store, store)
+def openapi_app(scratch, empty_store, copy_store, request):
+    store = copy_store(empty_store, scratch / uuid.uuid4().hex / "store")
     keys = KeyStore(store / KEYS_FILE)
     key, _ = keys.create("fuzz")
     from memhub import Settings

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import uuid
 
 import httpx
@@ -19,12 +18,11 @@ from memhub_server.auth import KEYS_FILE, KeyStore
 
 
 @pytest.fixture
-async def remote(scratch, empty_store, make_service):
+async def remote(scratch, empty_store, copy_store, make_service):
     """Tenant a and b of one server, and tenant c of another (each with its own store)."""
     services, clients = [], []
     for name, tenants in (("one", ("tenant-a", "tenant-b")), ("two", ("tenant-c",))):
-        store = scratch / uuid.uuid4().hex / name
-        shutil.copytree(empty_store, store)
+        store = copy_store(empty_store, scratch / uuid.uuid4().hex / name)
         keys = KeyStore(store / KEYS_FILE)
         services.append(make_service(store))
         app = create_app(service=services[-1], auth=keys, max_body_bytes=64 * 1024)
