@@ -34,6 +34,7 @@ MADIAL ?= ../shared/bench-data/madial
 bench: $(STAMP)
 	$(PY) bench/engine_bench.py
 	$(PY) bench/add_bench.py
+	$(PY) bench/consistency_bench.py
 	$(PY) bench/madial_bench.py $(MADIAL)
 	$(PY) bench/procedure_bench.py
 	$(PY) bench/server_load.py --quick
