@@ -1,4 +1,4 @@
-"""memhub capture: Claude Code and Codex sessions become memories, tool outputs never do."""
+"""memhub capture: Claude Code, Codex and OpenCode sessions become memories, tool outputs never do."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from store_files import files_containing
 
 import memhub.capture
 from memhub import MemoryClient
-from memhub.capture import _batches, claude_code, codex
+from memhub.capture import _batches, claude_code, codex, opencode
 from memhub.cli import main
 from memhub.testing import HashEmbedder
 
@@ -181,9 +181,9 @@ def test_a_session_beyond_adds_message_limit_is_added_in_batches_cut_at_user_tur
 def test_public_surface():
     assert sorted(memhub.capture.__all__) == sorted([
         "PARSERS", "STATE_FILE", "CaptureReport", "CaptureState", "Cursor", "SessionInfo",
-        "Transcript", "capture", "claude_code", "codex",
+        "Transcript", "capture", "claude_code", "codex", "opencode",
     ])  # fmt: skip
-    assert sorted(memhub.capture.PARSERS) == ["claude-code", "codex"]
+    assert sorted(memhub.capture.PARSERS) == ["claude-code", "codex", "opencode"]
 
 
 # -- the command -----------------------------------------------------------------------
@@ -335,3 +335,101 @@ def test_many_sessions_show_a_bar_with_rate_and_eta_on_a_terminal(run, sessions,
     terminal.truncate(0)
     code, _, _ = run("capture", "claude-code", "--path", str(sessions / "claude-code"), "--quiet")
     assert code == 0 and terminal.getvalue().strip("\x00") == ""
+
+
+# -- OpenCode (its file storage: session / message / part JSON files) -------------------
+
+OC_SESSION = "ses_6a1f0c2d3e4fA1b2C3d4E5f6G7"
+OC_SUBAGENT = "ses_6a1f0c2d3e4fZ9y8X7w6V5u4T3"
+
+
+def _oc_file(root: Path, session: str) -> Path:
+    return next(root.rglob(f"session/*/{session}.json"))
+
+
+def _oc_message(storage: Path, mid: str, role: str, created: int, *parts: dict, done=True) -> None:
+    time = {"created": created, **({"completed": created + 500} if done else {})}
+    folder = storage / "message" / OC_SESSION
+    (folder / f"{mid}.json").write_text(
+        json.dumps({"id": mid, "sessionID": OC_SESSION, "role": role, "time": time})
+    )
+    (storage / "part" / mid).mkdir(parents=True)
+    for i, part in enumerate(parts):
+        body = {"id": f"prt_{mid}_{i}", "sessionID": OC_SESSION, "messageID": mid, **part}
+        (storage / "part" / mid / f"prt_{mid}_{i}.json").write_text(json.dumps(body))
+
+
+def test_opencode_session_becomes_openai_messages():
+    t = opencode.parse(_oc_file(FIXTURES / "opencode", OC_SESSION))
+    assert (t.info.session_id, t.info.cwd, t.info.skip) == (OC_SESSION, "/home/dev/shop", None)
+    assert [m["role"] for m in t.messages] == [
+        "user",
+        "assistant",
+        "assistant",
+        "user",
+        "assistant",
+    ]
+    assert (
+        t.messages[0]["content"] == "The checkout test fails with `database is locked` in app/db.py"
+    )
+    assert _calls(t.messages) == [
+        ("read", {"filePath": "app/db.py"}),
+        (
+            "edit",
+            {"filePath": "app/db.py", "oldString": "timeout=5.0", "newString": "timeout=30.0"},
+        ),
+    ]
+    assert "BEGIN IMMEDIATE" in t.messages[2]["content"]
+    assert t.messages[0]["occurred_at"].startswith("2025-11-01T")
+    everything = json.dumps(t.messages, ensure_ascii=False)
+    for never in (
+        MARKER,
+        "Called the Read tool",
+        "Need to look at",
+    ):  # output, synthetic, reasoning
+        assert never not in everything
+    assert (
+        opencode.parse(_oc_file(FIXTURES / "opencode", OC_SUBAGENT)).info.skip
+        == "a sub-agent's session"
+    )
+
+
+def test_opencode_capture_adds_only_what_is_new_and_waits_for_an_unfinished_answer(
+    run, sessions, store
+):
+    storage = sessions / "opencode" / "storage"
+    where = ("capture", "opencode", "--path", str(storage), "--user-id", "alice")
+    code, out, err = run(*where)
+    assert (code, out.strip(), err) == (
+        0,
+        "captured 1 new sessions, 0 updated, 1 unchanged (5 messages)",
+        "",
+    )
+    assert run(*where)[1].strip() == "captured 0 new sessions, 0 updated, 2 unchanged (0 messages)"
+
+    start = 1762000100000
+    _oc_message(
+        storage,
+        "msg_a005",
+        "user",
+        start,
+        {"type": "text", "text": "Which Python version do we use?"},
+    )
+    _oc_message(
+        storage, "msg_a006", "assistant", start + 1000, {"type": "text", "text": "Py"}, done=False
+    )
+    assert run(*where)[1].strip() == "captured 0 new sessions, 1 updated, 1 unchanged (1 messages)"
+    (storage / "message" / OC_SESSION / "msg_a006.json").write_text(json.dumps(
+        {"id": "msg_a006", "sessionID": OC_SESSION, "role": "assistant",
+         "time": {"created": start + 1000, "completed": start + 2000}}))  # fmt: skip
+    (storage / "part" / "msg_a006" / "prt_msg_a006_0.json").write_text(json.dumps(
+        {"id": "prt_msg_a006_0", "type": "text", "text": "Python 3.12, pinned in .python-version."}))  # fmt: skip
+    assert run(*where)[1].strip() == "captured 0 new sessions, 1 updated, 1 unchanged (1 messages)"
+
+    raw = [p for p in _payloads(store) if p.get("layer") == "raw"]
+    contents = [p["content"] for p in raw]
+    assert contents.count("Which Python version do we use?") == 1
+    assert "Python 3.12, pinned in .python-version." in contents and "Py" not in contents
+    assert {p["metadata"]["source"] for p in raw} == {"opencode"}
+    assert {(p["workspace"], p["session_id"]) for p in raw} == {("/home/dev/shop", OC_SESSION)}
+    assert MARKER not in json.dumps(_payloads(store), ensure_ascii=False)

@@ -1,8 +1,8 @@
-"""Capture coding-agent sessions (Claude Code, Codex) into memhub.
+"""Capture coding-agent sessions (Claude Code, Codex, OpenCode) into memhub.
 
 Each session file becomes one ``client.add(messages=...)`` call with the session's
 id, its working directory as ``workspace_id``, its git branch and
-``metadata={"source": "claude-code" | "codex"}``. A session that grew since the
+``metadata={"source": "claude-code" | "codex" | "opencode"}``. A session that grew since the
 last capture adds only its new messages (see :mod:`memhub.capture.state`).
 
 What is kept: user text, assistant text, and assistant ``tool_calls`` with the
@@ -31,7 +31,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from memhub.capture import claude_code, codex
+from memhub.capture import claude_code, codex, opencode
 from memhub.capture._common import START, Cursor, SessionInfo, Transcript, appended, parse_time
 from memhub.capture.state import STATE_FILE, CaptureState, Entry
 from memhub.engine.messages import MAX_MESSAGES
@@ -51,10 +51,17 @@ __all__ = [
     "capture",
     "claude_code",
     "codex",
+    "opencode",
 ]
 
-PARSERS: dict[str, ModuleType] = {claude_code.SOURCE: claude_code, codex.SOURCE: codex}
-"""Each parser module has ``SOURCE``, ``default_root()``, ``discover(root)`` and ``parse(path, start, info)``."""
+PARSERS: dict[str, ModuleType] = {
+    claude_code.SOURCE: claude_code,
+    codex.SOURCE: codex,
+    opencode.SOURCE: opencode,
+}
+"""Each parser module has ``SOURCE``, ``default_root()``, ``discover(root)`` and
+``parse(path, start, info)``; one whose session spans several files (OpenCode) also
+has ``size(path)`` and ``appended(path, start)`` for the cursor checks."""
 
 
 @dataclass
@@ -93,7 +100,7 @@ async def capture(
     """Add the new messages of every ``source`` session under ``root`` to ``client``.
 
     Args:
-        source: ``"claude-code"`` or ``"codex"`` (a key of ``PARSERS``).
+        source: ``"claude-code"``, ``"codex"`` or ``"opencode"`` (a key of ``PARSERS``).
         root: the folder to look in (``PARSERS[source].default_root()`` is the agent's own).
         client: where to add; ``None`` is a dry run: parse and count, write nothing.
         state: what earlier runs consumed; recorded and saved after each session.
@@ -134,9 +141,10 @@ async def _capture_file(
         return "excluded", 0
     entry = state.get(path)
     start = entry.cursor if entry else START
-    if stat.st_size == start.bytes:
+    size = parser.size(path) if hasattr(parser, "size") else stat.st_size
+    if size == start.bytes:
         return "unchanged", 0
-    if not appended(path, start):
+    if not getattr(parser, "appended", appended)(path, start):
         warn(f"{path}: rewritten since it was captured (not appended to); skipped")
         return "unchanged", 0
     t: Transcript = parser.parse(path, start, replace(entry.info) if entry else None)

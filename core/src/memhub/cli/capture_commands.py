@@ -1,4 +1,4 @@
-"""The capture command: ``memhub capture {claude-code,codex}``.
+"""The capture command: ``memhub capture {claude-code,codex,opencode}``.
 
 Reads the agent's session files (``--path``, default the agent's own folder), adds
 each session's new messages with one ``add`` call, and keeps what it consumed in
@@ -31,7 +31,7 @@ def register(add: AddCommand) -> None:
     )
     p.add_argument("agent", choices=tuple(PARSERS), help="whose sessions to read")
     p.add_argument("--path", metavar="DIR",
-                   help="where the sessions are (default ~/.claude/projects or ~/.codex/sessions)")  # fmt: skip
+                   help="where the sessions are (default: the agent's own folder)")  # fmt: skip
     p.add_argument("--since", metavar="DATE", type=_date,
                    help="only sessions active on or after DATE (2026-11-01 or an ISO time)")  # fmt: skip
     p.add_argument("--dry-run", action="store_true", help="parse and report; write nothing")
