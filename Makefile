@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(PY) bench/consistency_bench.py
 	$(PY) bench/madial_bench.py $(MADIAL)
 	$(PY) bench/procedure_bench.py
+	$(PY) bench/langgraph_bench.py
 	$(PY) bench/server_load.py --quick
 	$(PY) bench/inspector_bench.py
 	$(PY) bench/transfer_bench.py

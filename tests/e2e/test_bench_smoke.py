@@ -27,6 +27,11 @@ def test_engine_bench_runs_both_engines(tmp_path):
     assert "n/a (not run)" not in out  # the baseline ran too
 
 
+def test_langgraph_bench_prints_put_and_step_beside_in_memory(tmp_path):
+    out = _run([str(ROOT / "bench/langgraph_bench.py"), "--puts", "16", "--steps", "5"], tmp_path)
+    assert "MemHubStore.put" in out and "checkpointed step" in out and "in-memory" in out
+
+
 def test_procedure_bench_finds_procedures(tmp_path):
     out = _run([str(ROOT / "bench/procedure_bench.py")], tmp_path)
     assert "hybrid (search)" in out

@@ -1,0 +1,147 @@
+"""LangGraph on memhub: ``MemHubStore.put`` and a checkpointed graph step, beside in-memory.
+
+    python bench/langgraph_bench.py [--puts 40] [--steps 60] [--json OUT]
+
+(a) **Store put**: ``MemHubStore.put`` of a short text item (embedded with the
+    bundled e5 model, so the text is searchable), one at a time and as one
+    ``batch`` of 16 ``PutOp`` s (one embedding call for the batch), against
+    LangGraph's ``InMemoryStore`` (no index: nothing embedded). Target: <= 25 ms per put.
+(b) **Checkpointed step**: ``graph.invoke`` of a one-node ``StateGraph`` on one thread
+    with ``MemHubCheckpointer`` (Qdrant Edge on disk) against ``InMemorySaver``;
+    per step = per invoke (one super-step, its checkpoint and writes).
+    Target: <= 5 ms per step.
+
+Everything runs in a temp directory; nothing touches the network or ``~/.memhub``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import TypedDict
+
+os.environ.setdefault("OMP_NUM_THREADS", "2")  # e5: 11 ms per query with it, 64 ms without
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from _util import percentile  # noqa: E402
+from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
+from langgraph.graph import END, START, StateGraph  # noqa: E402
+from langgraph.store.base import PutOp  # noqa: E402
+from langgraph.store.memory import InMemoryStore  # noqa: E402
+
+from memhub import MemoryClient  # noqa: E402
+from memhub_langgraph import MemHubCheckpointer, MemHubStore  # noqa: E402
+
+TEXTS = [
+    "Alice is vegetarian and allergic to peanuts",
+    "用户喜欢川菜，不吃香菜",
+    "The deploy window is Thursday afternoon",
+    "项目用 PostgreSQL 16 做主数据库",
+    "Bob prefers answers in German",
+    "下周三去杭州出差，住西湖边",
+]
+
+
+def _ms(samples: list[float]) -> dict[str, float]:
+    return {
+        "p50": round(percentile(samples, 50) * 1000, 4),
+        "p95": round(percentile(samples, 95) * 1000, 4),
+    }
+
+
+def _time_puts(store, n: int) -> list[float]:
+    out = []
+    for i in range(n):
+        start = time.perf_counter()
+        store.put(("bench", "alice"), f"k{i}", {"text": f"{TEXTS[i % len(TEXTS)]} #{i}"})
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def _time_batched(store, n: int, size: int = 16) -> list[float]:
+    out = []
+    for b in range(max(1, n // size)):
+        ops = [
+            PutOp(("bench", "batch"), f"b{b}-{i}", {"text": f"{TEXTS[i % len(TEXTS)]} #{b}.{i}"})
+            for i in range(size)
+        ]
+        start = time.perf_counter()
+        store.batch(ops)
+        out.append((time.perf_counter() - start) / size)
+    return out
+
+
+class State(TypedDict):
+    count: int
+
+
+def _graph(checkpointer):
+    builder = StateGraph(State)
+    builder.add_node("step", lambda s: {"count": s["count"] + 1})
+    builder.add_edge(START, "step")
+    builder.add_edge("step", END)
+    return builder.compile(checkpointer=checkpointer)
+
+
+def _time_steps(checkpointer, n: int) -> list[float]:
+    graph = _graph(checkpointer)
+    config = {"configurable": {"thread_id": "bench"}}
+    graph.invoke({"count": 0}, config)  # warm
+    out = []
+    for _ in range(n):
+        start = time.perf_counter()
+        graph.invoke({"count": 0}, config)
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--puts", type=int, default=40)
+    ap.add_argument("--steps", type=int, default=60)
+    ap.add_argument("--json", type=Path, default=None)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="memhub-lg-bench-") as tmp:
+        os.environ["MEMHUB_CONFIG"] = str(Path(tmp) / "config.yaml")
+        memory = InMemoryStore()
+        _time_puts(memory, 5)
+        baseline_put = _ms(_time_puts(memory, args.puts))
+        store = MemHubStore(storage_dir=Path(tmp) / "store")
+        _time_puts(store, 3)  # load e5, open the store
+        put = _ms(_time_puts(store, args.puts))
+        batched = _ms(_time_batched(store, args.puts))
+        store.close()
+        baseline_step = _ms(_time_steps(InMemorySaver(), args.steps))
+        with MemHubCheckpointer(MemoryClient(storage_dir=Path(tmp) / "ckpt")) as saver:
+            step = _ms(_time_steps(saver, args.steps))
+    report = {
+        "store_put_ms": put,
+        "store_put_batched16_ms_per_item": batched,
+        "in_memory_put_ms": baseline_put,
+        "checkpointed_step_ms": step,
+        "in_memory_step_ms": baseline_step,
+    }
+    print("LangGraph on memhub (p50 / p95 ms; target: put <= 25 ms, step <= 5 ms)")
+    rows = [
+        ("MemHubStore.put (e5-embedded)", put, baseline_put, 25),
+        ("MemHubStore.batch of 16 puts, per put", batched, baseline_put, 25),
+        ("checkpointed step (MemHubCheckpointer)", step, baseline_step, 5),
+    ]
+    for name, got, base, target in rows:
+        ratio = got["p50"] / base["p50"] if base["p50"] else float("nan")
+        verdict = "meets" if got["p50"] <= target else "misses"
+        cells = f"{got['p50']:>7.2f} / {got['p95']:>7.2f}   in-memory {base['p50']:.4f}"
+        print(f"  {name:<42} {cells}   x{ratio:,.0f}   {verdict} the {target} ms target")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
