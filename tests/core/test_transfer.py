@@ -10,6 +10,7 @@ import pytest
 
 from memhub import InvalidInputError, MemoryClient
 from memhub.engine import transfer
+from memhub.ids import new_id
 from memhub.progress import Progress
 from memhub.testing import HashEmbedder
 
@@ -235,3 +236,21 @@ async def test_an_interrupted_export_leaves_no_file_and_the_store_as_it_was(sour
     assert await _answers(c, ids) == before
     await c.export(path)
     assert len(path.read_text().splitlines()) == 12
+
+
+async def test_an_import_never_overwrites_what_the_store_holds(source, tmp_path):
+    c, ids, _ = source
+    out = io.StringIO()
+    await c.export(out)
+    header, *lines = out.getvalue().splitlines()
+    forged = json.loads(lines[0])
+    forged["memory"]["content"] = "被改写的内容"
+    steps_before = (await c.history(forged["id"])).status_history
+    newcomer = json.loads(lines[1])
+    newcomer["id"] = newcomer["memory"]["id"] = new_id()  # a new memory, carrying a known event id
+    newcomer["events"] = [{**forged["events"][0], "atom_id": newcomer["id"], "reason": "forged"}]
+    result = await c.import_([header, json.dumps(forged), json.dumps(newcomer)])
+    assert (result.imported, result.skipped) == (1, 1)
+    history = await c.history(forged["id"])
+    assert history.current.content != "被改写的内容" and history.status_history == steps_before
+    assert (await c.history(newcomer["id"])).status_history == []

@@ -192,12 +192,12 @@ def _record(obj: Any, line: int, dim: int | None) -> Record:
         "'events' must be a list",
     )
     for event in events:
-        uuid.UUID(str(event["id"]))
+        event["id"] = str(uuid.UUID(str(event["id"])))  # as the store spells point ids
         _check(event.get("atom_id") == atom_id, line, "an event belongs to another memory")
         _check(
             isinstance(event.get("at"), str) and isinstance(event.get("action"), str),
             line,
-            "an event lacks 'at'",
+            "an event lacks 'at' or 'action'",
         )
     dense, sparse = _vectors(obj.get("vectors"), line, dim)
     payload = {k: v for k, v in payload.items() if k not in _INTERNAL}

@@ -217,6 +217,9 @@ async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
         for r in new
         for e in r.events
     ]
+    # the audit log is append-only: an event id already there (a resumed import) stays as is
+    logged = {p.id for p in await engine.store.retrieve("events", [e.id for e in events])}
+    events = [e for e in events if e.id not in logged]
     points = [
         StoredPoint(
             r.pid,
