@@ -20,6 +20,7 @@ class Turn:
     content: str
     message_id: str | None = None
     occurred_at: str | None = None
+    name: str | None = None
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -68,6 +69,8 @@ def normalize_messages(messages: Any) -> tuple[list[Turn], bool]:
             raise InvalidInputError(f"message {i} is {len(text)} characters; the limit is {MAX_MESSAGE_CHARS}")
         when = _field(message, "occurred_at") or _field(message, "timestamp") or _field(message, "created_at")
         msg_id = _field(message, "id")
+        name = _field(message, "name")  # OpenAI's participant name: who said it in a group chat
         turns.append(Turn(role=role, content=redact(text).text.strip(), message_id=str(msg_id) if msg_id else None,
-                          occurred_at=str(when) if when else None, tool_calls=list(calls)))  # fmt: skip
+                          occurred_at=str(when) if when else None, tool_calls=list(calls),
+                          name=redact(str(name)).text.strip() or None if name else None))  # fmt: skip
     return turns, has_tools

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from memhub.engine import conversation
 from memhub.engine.core import Engine
 from memhub.engine.filters import visible
 from memhub.engine.hmg import (
@@ -35,6 +36,8 @@ LIST_LAYERS = ("fact", "profile", "procedure", "derived", "lesson", "handoff")
 # Candidates ranked on each side before the evidence fusion, as a multiple of the limit:
 # MADial-Bench figures were the same with 2x and 5x, and 2x costs ~1 ms less per search.
 EVIDENCE_POOL = 2
+# Turns ranked before a question naming a speaker re-ranks them (memhub.engine.conversation).
+SPEAKER_POOL = 50
 
 
 def metadata_filter(filters: dict[str, Any] | None) -> tuple:
@@ -177,11 +180,13 @@ async def search_conversation(engine: Engine, query: str, scope: Scope, *, app_i
     if not 1 <= limit <= 200:
         raise InvalidInputError("limit must be between 1 and 200")
     where = visible(scope, ("raw",), app_ids=app_ids)
+    # A deeper pool than asked for, so a turn of a speaker the query names can climb into it.
+    hits = await hybrid(engine, query, where, max(SPEAKER_POOL, limit))
     turns = [
         ConversationTurn(id=p["id"], message_id=p.get("message_id"), role=p.get("role", "user"), content=p["content"],
                          score=s, session_id=p.get("session_id"), created_at=p["created_at"],
                          occurred_at=p.get("occurred_at"))  # fmt: skip
-        for p, s in await hybrid(engine, query, where, limit)
+        for p, s in conversation.prefer_speakers(query, hits, engine.rrf_k)[:limit]
     ]
     return ConversationResult(turns=turns)
 

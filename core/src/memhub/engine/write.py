@@ -11,7 +11,7 @@ import asyncio
 import re
 from typing import Any
 
-from memhub.engine import procedure_write, procedures
+from memhub.engine import conversation, procedure_write, procedures
 from memhub.engine.core import Engine
 from memhub.engine.digest import mark_pending
 from memhub.engine.filters import reconciling
@@ -171,14 +171,18 @@ async def _already_stored(engine: Engine, scope: Scope, turns: list[Turn]) -> di
 async def _store_raw(engine: Engine, turns: list[Turn], scope: Scope, metadata, occurred_at) -> list[dict]:
     payloads = [
         new_payload(new_id(), t.content, layer="raw", scope=scope, source="user" if t.role == "user" else "agent",
-                    metadata=metadata, role=t.role, message_id=t.message_id,
+                    metadata=metadata, role=t.role, message_id=t.message_id, speaker=t.name,
                     occurred_at=t.occurred_at or occurred_at)  # fmt: skip
         for t in turns
     ]
     # Raw turns only: the vectors of extracted memories are also the judge's similarity
-    # space (neighbours, duplicates), which a date would shift.
-    texts = [dated_text(t.content, p.get("occurred_at")) for t, p in zip(turns, payloads, strict=True)]
-    await engine.insert(payloads, texts)
+    # space (neighbours, duplicates), which a date would shift. Each turn is indexed with
+    # the turn before it (memhub.engine.conversation); its content stays its own.
+    when = [p.get("occurred_at") for p in payloads]
+    own = [dated_text(t.content, w) for t, w in zip(turns, when, strict=True)]
+    context = conversation.with_previous([t.content for t in turns])
+    vectors = conversation.in_context(await engine.embedder.embed_passages(own))
+    await engine.insert(payloads, [dated_text(c, w) for c, w in zip(context, when, strict=True)], vectors)
     return payloads
 
 
