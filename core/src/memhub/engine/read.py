@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memhub.engine import conversation
+from memhub.engine.conversation import prefer_speakers
 from memhub.engine.core import Engine
 from memhub.engine.filters import visible
 from memhub.engine.hmg import (
@@ -186,7 +186,7 @@ async def search_conversation(engine: Engine, query: str, scope: Scope, *, app_i
         ConversationTurn(id=p["id"], message_id=p.get("message_id"), role=p.get("role", "user"), content=p["content"],
                          score=s, session_id=p.get("session_id"), created_at=p["created_at"],
                          occurred_at=p.get("occurred_at"))  # fmt: skip
-        for p, s in conversation.prefer_speakers(query, hits, engine.rrf_k)[:limit]
+        for p, s in prefer_speakers(query, hits, engine.rrf_k)[:limit]
     ]
     return ConversationResult(turns=turns)
 
