@@ -29,6 +29,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 MADIAL ?= ../shared/bench-data/madial
+LOCOMO ?= ../shared/bench-data/locomo-dev/locomo_dev5.json
 
 # Every figure the issues ask for, each printed beside its baseline or target.
 bench: $(STAMP)
@@ -36,6 +37,8 @@ bench: $(STAMP)
 	$(PY) bench/add_bench.py
 	$(PY) bench/consistency_bench.py
 	$(PY) bench/madial_bench.py $(MADIAL)
+	@if [ -f $(LOCOMO) ]; then $(PY) bench/locomo_bench.py $(LOCOMO); \
+	else echo "bench/locomo_bench.py skipped: no $(LOCOMO)"; fi
 	$(PY) bench/procedure_bench.py
 	$(PY) bench/langgraph_bench.py
 	$(PY) bench/server_load.py --quick

@@ -21,7 +21,10 @@ async def test_a_short_chinese_query_finds_its_passage(e5):
 async def test_one_text_and_a_batch_give_the_same_vector(e5):
     # one text runs on one OpenMP thread, a batch on num_threads: the numbers must not change
     alone = await e5.embed_passages(["The billing service runs on Kubernetes"])
-    batch = await e5.embed_passages(["something else entirely", "The billing service runs on Kubernetes"])
+    fresh = e5_module.E5Embedder()  # no cached passages: the batch is really embedded
+    batch = await fresh.embed_passages(
+        ["something else entirely", "The billing service runs on Kubernetes"]
+    )
     assert np.allclose(alone[0], batch[1], atol=1e-6)
 
 
@@ -44,3 +47,17 @@ async def test_query_vectors_are_cached_and_evicted_oldest_first():
     await embedder.embed_query("two")
     await embedder.embed_query("three")
     assert list(embedder._cache) == ["two", "three"]
+
+
+async def test_a_passage_that_differs_only_in_case_spacing_or_end_punctuation_reuses_its_vector():
+    embedder = e5_module.E5Embedder(passage_cache_size=2)
+    calls = []
+    embed = embedder._passages_sync
+    embedder._passages_sync = lambda texts: calls.append(list(texts)) or embed(texts)
+    message, other = await embedder.embed_passages(["I live in Berlin.", "I use C++"])
+    statement, changed = await embedder.embed_passages(["i live in  Berlin", "I use C#"])
+    assert statement is message
+    assert calls == [["I live in Berlin.", "I use C++"], ["I use C#"]]
+    assert _cos(changed, other) < 0.999
+    await embedder.embed_passages(["a", "b"])  # the oldest go beyond two
+    assert list(embedder._passages) == ["a", "b"]
