@@ -152,15 +152,16 @@ async def query_vectors(engine: Engine, query: str) -> tuple[list[float], Sparse
 
 
 async def hybrid(engine: Engine, query: str | tuple[list[float], SparseVector], where: Where, limit: int,
-                 weights: tuple[float, float] = (1.0, 1.0)) -> list[tuple[dict, float]]:  # fmt: skip
+                 weights: tuple[float, float] = (1.0, 1.0), prefetch: int | None = None) -> list[tuple[dict, float]]:  # fmt: skip
     """Dense + BM25 fused by RRF; scores normalised to 0..1 (1 = ranked first by both).
 
     ``query`` is the text, or its :func:`query_vectors`. ``weights`` (dense, bm25):
     Qdrant's weighted RRF scores rank ``pos`` of a source as ``1 / ((pos + 1) / w + k - 1)``.
+    ``prefetch``: candidates of each source (default ``max(50, 5 * limit)``).
     """
     dense, sparse = await query_vectors(engine, query) if isinstance(query, str) else query
     hits = await engine.store.hybrid_query(
-        dense, sparse, where, limit=limit, prefetch_limit=max(50, limit * 5), rrf_k=engine.rrf_k,
+        dense, sparse, where, limit=limit, prefetch_limit=prefetch or max(50, limit * 5), rrf_k=engine.rrf_k,
         weights=None if weights == (1.0, 1.0) else weights,
     )
     used = weights if sparse.indices else weights[:1]

@@ -180,8 +180,10 @@ async def search_conversation(engine: Engine, query: str, scope: Scope, *, app_i
     if not 1 <= limit <= 200:
         raise InvalidInputError("limit must be between 1 and 200")
     where = visible(scope, ("raw",), app_ids=app_ids)
-    # A deeper pool than asked for, so a turn of a speaker the query names can climb into it.
-    hits = await hybrid(engine, query, where, max(SPEAKER_POOL, limit))
+    # A deeper pool than asked for, so a turn of a speaker the query names can climb into it;
+    # the same candidates of each source as for ``limit``, so without a named speaker the
+    # first ``limit`` turns are those ``hybrid`` ranks for ``limit``.
+    hits = await hybrid(engine, query, where, max(SPEAKER_POOL, limit), prefetch=max(50, limit * 5))
     turns = [
         ConversationTurn(id=p["id"], message_id=p.get("message_id"), role=p.get("role", "user"), content=p["content"],
                          score=s, session_id=p.get("session_id"), created_at=p["created_at"],
