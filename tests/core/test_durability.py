@@ -103,6 +103,26 @@ async def test_purge_erases_what_was_extracted_from_a_sealed_turn(tmp_path):
         assert [m.content for m in await client.list(user_id="alice")] == ["我在字节跳动工作"]
 
 
+@pytest.mark.slow
+async def test_purge_leaves_no_reason_or_metadata_of_a_governed_memory_on_disk(tmp_path):
+    secret = "zxreasonvalue5531"
+    store = tmp_path / "store"
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
+        old = await client.memorize("the staging vault code is on the wiki")
+        new_content = f"the staging vault code is {secret}"
+        fixed = await client.correct(old.atom_id, "replace", f"it is {secret} now", new_content)
+        await client.correct(fixed.new_atom_id, "demote", f"not sure {secret} still works")
+        await client.govern(fixed.new_atom_id, "quarantine", f"{secret} may be live")
+        notes = await client.memorize("deploy notes for staging", metadata={"vault_code": secret})
+        await client.govern(fixed.new_atom_id, "seal", f"leaked {secret}")
+        await client.govern(notes.atom_id, "tombstone", f"the notes held {secret}")
+        for atom_id in (old.atom_id, fixed.new_atom_id, notes.atom_id):
+            assert secret not in (await client.history(atom_id)).model_dump_json()
+        assert files_containing(store, secret.encode()), "still on disk before purge"
+        await client.purge()
+        assert files_containing(store, secret.encode()) == []
+
+
 async def test_changing_the_embedder_on_an_existing_store_is_a_clear_error(tmp_path):
     store = tmp_path / "store"
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(dim=64), cwd=tmp_path) as client:

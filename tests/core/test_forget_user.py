@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from store_files import files_containing
 
-from memhub import InvalidInputError, MemoryClient, SyncMemoryClient
+from memhub import InvalidInputError, MemoryClient, NotFoundError, SyncMemoryClient
 from memhub.engine.records import HIDDEN
 from memhub.scope import Scope
 from memhub.store.base import Match, Where
@@ -160,7 +160,10 @@ async def test_every_memory_of_the_user_is_gone_from_every_read(world):
         "recall": [],
     }
     for memory_id in alice.ids():
-        item = await client.get(memory_id, user_id="alice")
+        # the user's id is erased too: asked as alice, her memories are as if never written
+        with pytest.raises(NotFoundError):
+            await client.get(memory_id, user_id="alice")
+        item = await client.get(memory_id)
         assert (item.content, item.procedure, item.metadata) == (GONE, None, {}), item.layer
     history = await client.history(alice.current)
     assert history.current.content == GONE

@@ -289,3 +289,24 @@ async def test_secrets_are_redacted_before_storage(client):
     content = (await client.history(result.atom_id)).current.content
     assert "s3cretpw" not in content and "hunter22" not in content
     assert set(result.redacted) == {"connection_string", "password"}
+
+
+@pytest.mark.parametrize("action", ["seal", "tombstone"])
+async def test_governing_erases_the_reasons_that_quoted_the_memory(client, action):
+    old = await client.memorize("staging 的保险柜暗号记在 wiki 上")
+    fixed = await client.correct(
+        old.atom_id, "replace", "暗号改成 kiwi7741 了", new_content="staging 的保险柜暗号是 kiwi7741"
+    )
+    await client.correct(fixed.new_atom_id, "demote", "not sure kiwi7741 still opens it")
+    await client.govern(fixed.new_atom_id, "quarantine", "kiwi7741 may still be live")
+
+    await client.govern(fixed.new_atom_id, action, "leaked kiwi7741 in plain text")
+
+    trails = [await client.history(fixed.new_atom_id), await client.history(old.atom_id)]
+    assert all("kiwi7741" not in t.model_dump_json() for t in trails)
+    steps = trails[0].status_history + trails[0].epistemic_history + trails[0].exposure_history
+    erased = f"[reason erased: {'sealed' if action == 'seal' else 'tombstoned'}]"
+    # the governing step says why, without the words it shares with the memory
+    assert [s.reason for s in steps] == [erased] * 3 + ["leaked […] in plain text"]
+    # the replace step on the older version named the sealed one: erased too
+    assert trails[1].status_history[-1].reason.startswith("[reason erased")

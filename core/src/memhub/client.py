@@ -14,7 +14,7 @@ from memhub.embed.base import Embedder
 from memhub.engine import digest as digest_ops
 from memhub.engine import erase, hmg, read, transfer, write
 from memhub.engine.core import Engine
-from memhub.errors import StoreLockedError
+from memhub.errors import InvalidInputError, StoreLockedError
 from memhub.models import (
     ConversationResult,
     CorrectResult,
@@ -35,7 +35,7 @@ from memhub.models import (
 )
 from memhub.progress import Progress
 from memhub.providers.factory import build_extractor, build_judge
-from memhub.scope import ANY, Scope, git_scope
+from memhub.scope import ANY, Scope, check_id, checked, git_scope
 from memhub.store.base import MemoryStore
 
 if TYPE_CHECKING:
@@ -67,6 +67,14 @@ def build_embedder(settings: Settings) -> Embedder:
     from memhub.embed.e5 import E5Embedder
 
     return E5Embedder()
+
+
+def _apps(app_ids: list[str] | None) -> list[str] | None:
+    if app_ids is None:
+        return None
+    if not isinstance(app_ids, list | tuple):
+        raise InvalidInputError("app_ids must be a list of app ids")
+    return [check_id(a, "app_ids") for a in app_ids]
 
 
 def _hub_aware(operation: _Op) -> _Op:
@@ -184,13 +192,17 @@ class MemoryClient:
     async def _ready(self, **scope: str | None) -> Scope:
         if not self.engine._opened:
             await self.open()
-        return self.scope.with_(**scope)
+        return self.scope.with_(**checked(**scope))
 
     async def _ready_user(self, **scope: str | None) -> Scope:
         """The MemHub face is user-centric: the client's checkout neither binds what
         ``add`` writes nor narrows what ``search`` reads; only explicit arguments do."""
         base = await self._ready()
-        return base.with_(workspace=ANY, repository=ANY, branch=ANY).with_(**scope)
+        return base.with_(workspace=ANY, repository=ANY, branch=ANY).with_(**checked(**scope))
+
+    async def _ready_by_id(self, user_id: str | None) -> Scope:
+        """The MemHub calls on one memory name its user only: any app, any checkout."""
+        return await self._ready_user(user_id=user_id, app_id=ANY)
 
     # -- HMG operations ---------------------------------------------------------------
 
@@ -333,7 +345,7 @@ class MemoryClient:
         """
         s = await self._ready_user(user_id=user_id, agent_id=agent_id, session_id=session_id)
         derived = self.settings.derived_context_limit if derived_context_limit is None else derived_context_limit
-        return await read.search(self.engine, query, s, app_ids=app_ids, limit=limit, procedure_limit=procedure_limit,
+        return await read.search(self.engine, query, s, app_ids=_apps(app_ids), limit=limit, procedure_limit=procedure_limit,
                                  procedure_min_score=procedure_min_score, derived_context_limit=derived,
                                  filters=filters)  # fmt: skip
 
@@ -344,7 +356,8 @@ class MemoryClient:
     ) -> ConversationResult:  # fmt: skip
         """Search the raw L0 turns (never governed text), to check what was actually said."""
         s = await self._ready_user(user_id=user_id, agent_id=agent_id, session_id=session_id)
-        return await read.search_conversation(self.engine, query, s, app_ids=app_ids, limit=limit)
+        apps = _apps(app_ids)
+        return await read.search_conversation(self.engine, query, s, app_ids=apps, limit=limit)
 
     @_hub_aware
     async def conversation(
@@ -358,11 +371,12 @@ class MemoryClient:
     ) -> ConversationResult:
         """A session's raw turns (L0) in the order they were said, e.g. to rebuild a chat history."""
         s = await self._ready_user(user_id=user_id, agent_id=agent_id, session_id=session_id)
-        return await read.conversation(self.engine, s, app_ids=app_ids, limit=limit)
+        return await read.conversation(self.engine, s, app_ids=_apps(app_ids), limit=limit)
 
     @_hub_aware
     async def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:
-        s = await self._ready_user(user_id=user_id)
+        """One memory by id; with ``user_id``, only if it is that user's (else not found)."""
+        s = await self._ready_by_id(user_id)
         return await read.get(self.engine, memory_id, s)
 
     @_hub_aware
@@ -375,18 +389,20 @@ class MemoryClient:
         Every session of the user is listed; ``session_id`` narrows the list to that one.
         """
         s = await self._ready_user(user_id=user_id, agent_id=agent_id, session_id=session_id)
-        return await read.list_memories(self.engine, s, app_ids=app_ids, include_history=include_history, limit=limit)
+        return await read.list_memories(
+            self.engine, s, app_ids=_apps(app_ids), include_history=include_history, limit=limit
+        )
 
     @_hub_aware
     async def update(self, memory_id: str, content: str, *, user_id: str | None = None) -> str:
         """Write a new version; returns its id (the old one stays in the evolution chain)."""
-        s = await self._ready_user(user_id=user_id)
+        s = await self._ready_by_id(user_id)
         return await read.update(self.engine, memory_id, content, s)
 
     @_hub_aware
     async def delete(self, memory_id: str, *, user_id: str | None = None) -> None:
         """Archive the current version (use ``govern`` to erase content)."""
-        s = await self._ready_user(user_id=user_id)
+        s = await self._ready_by_id(user_id)
         await read.delete(self.engine, memory_id, s)
 
     @_hub_aware

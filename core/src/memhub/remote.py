@@ -29,7 +29,6 @@ import httpx
 
 from memhub import _transfer, errors
 from memhub.engine import jsonl, transfer
-from memhub.engine.erase import check_id
 from memhub.errors import InvalidInputError, MemHubError, StoreLockedError
 from memhub.models import (
     ConversationResult,
@@ -50,7 +49,7 @@ from memhub.models import (
     WriteResult,
 )
 from memhub.progress import Progress
-from memhub.scope import SCOPE_KEYS, Scope, git_scope
+from memhub.scope import SCOPE_KEYS, Scope, check_id, checked, git_scope
 from memhub.sync import SyncMemoryClient
 
 __all__ = ["HUB_FILE", "Hub", "RemoteClient", "SyncRemoteClient", "connect_hub", "read_hub"]
@@ -236,7 +235,7 @@ class RemoteClient:
         """The default scope with the call's overrides, as the request fields (no tenant)."""
         if given.get("tenant") is not None:
             raise InvalidInputError("over HTTP the tenant is set by the API key, not per call")
-        merged = self.scope.with_(**{k: v for k, v in given.items() if k != "tenant"})
+        merged = self.scope.with_(**checked(**{k: v for k, v in given.items() if k != "tenant"}))
         return {k: v for k in SCOPE_KEYS if k != "tenant" and (v := getattr(merged, k)) is not None}
 
     def _user_scope(self, **given: str | None) -> dict[str, str]:
@@ -437,7 +436,7 @@ class RemoteClient:
         )
 
     async def forget_user(self, user_id: str, *, app_id: str | None = None) -> ForgetResult:
-        check_id(user_id, "user_id")  # an empty one would address another route
+        user_id = check_id(user_id, "user_id")  # an empty one would address another route
         data = await self._request(
             "DELETE", f"/v1/users/{quote(user_id, safe='')}", params={"app_id": app_id}
         )

@@ -10,11 +10,42 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
+from typing import Any
+
+from memhub.errors import InvalidInputError
 
 ANY = "*"
 """Pass as ``repository``/``branch``/``workspace`` to widen a read across them."""
 
 SCOPE_KEYS = ("tenant", "user_id", "app_id", "agent_id", "session_id", "workspace", "repository", "branch")
+MAX_ID = 256
+# Control characters separate the fields of the access key (memhub.engine.access).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_NEVER_ANY = ("tenant", "user_id")  # a wildcard would be stored as "no user" (Scope.payload)
+
+
+def check_id(value: Any, name: str) -> str:
+    """``value`` without surrounding whitespace, if it is a usable id; else ``InvalidInputError``.
+
+    The one rule for every id a caller names (user, app, agent, session, checkout keys),
+    applied at every door: a string of 1 to ``MAX_ID`` characters once stripped, with no
+    control characters; ``user_id`` and ``tenant`` cannot be the wildcard ``"*"``.
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInputError(f"{name} must be a non-empty string")
+    text = value.strip()
+    if len(text) > MAX_ID:
+        raise InvalidInputError(f"{name} is {len(text)} characters; the limit is {MAX_ID}")
+    if _CONTROL.search(text):
+        raise InvalidInputError(f"{name} must not contain control characters")
+    if text == ANY and name in _NEVER_ANY:
+        raise InvalidInputError(f"{name} cannot be {ANY!r}: it names one {name.removesuffix('_id')}")
+    return text
+
+
+def checked(**scope: str | None) -> dict[str, str | None]:
+    """A call's scope keys with every one given (not ``None``) passed through ``check_id``."""
+    return {k: None if v is None else check_id(v, k) for k, v in scope.items()}
 
 
 @dataclass(frozen=True)

@@ -91,12 +91,12 @@ async def test_remote_round_trip_matches_the_sdk(remote):
     ].atom_id == atom.atom_id
     assert (await client.recall("PostgreSQL", repository="other/repo")).atoms == []
     replaced = await client.correct(
-        atom.atom_id, "replace", "升级", "项目用 PostgreSQL 17 做主数据库"
+        atom.atom_id, "replace", "升级", "项目用 PostgreSQL 17 做主数据库", repository="acme/db"
     )
-    await client.govern(replaced.new_atom_id, "quarantine", "待核实")
+    await client.govern(replaced.new_atom_id, "quarantine", "待核实", repository="acme/db")
     await client.handoff("升级做了一半", repository="acme/db")
     assert (await client.session_context(repository="acme/db")).handoff.content == "升级做了一半"
-    trail = await client.history(replaced.new_atom_id)
+    trail = await client.history(replaced.new_atom_id, repository="*")
     assert trail.exposure_history[-1].to == "quarantined" and trail.relations.supersedes == [
         atom.atom_id
     ]

@@ -164,7 +164,9 @@ def test_hmg_round_trip(api, uid):
     assert stats["atoms"] >= 3 and stats["edges"] >= 1
     assert ok(api.post("/v1/hmg/purge")) == {"purged": True}
     assert (
-        ok(api.get(f"/v1/hmg/history/{replaced['new_atom_id']}"))["current"]["exposure_state"]
+        ok(api.get(f"/v1/hmg/history/{replaced['new_atom_id']}", params=scope))["current"][
+            "exposure_state"
+        ]
         == "sealed"
     )
 

@@ -14,6 +14,10 @@ some of the three keys uses the any-binding key plus explicit conditions.
 
 ``ak`` is derived from the payload alone and recomputed on every write
 (``Engine.insert``/``update``), so it can never disagree with the fields.
+
+An operation on one memory by its id (get, update, delete, history, correct, govern)
+does not query: it reads the point and asks :func:`owned` whether the caller's scope
+may touch it, with the same rules as a read.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from itertools import product
 from typing import Any
+
+from memhub.scope import ANY, Scope
 
 ACCESS_KEY = "ak"
 VERSION = "1"  # part of every hash: a change of layout must bump it (and backfill)
@@ -60,3 +66,27 @@ def read_keys(tenant: str, user: str | None, apps: Iterable[str] | None, statuse
     binding_parts = [_binding(b) for b in bindings] if bindings is not None else [_ANY]
     return [_key(tenant, user or "", app, status, "visible", layer, binding)
             for app, status, layer, binding in product(app_parts, statuses, layers, binding_parts)]  # fmt: skip
+
+
+def owned(payload: dict[str, Any], scope: Scope) -> bool:
+    """Whether a by-id operation called with ``scope`` may touch this memory.
+
+    The rules of a read (``memhub.engine.filters.visible``), applied to one record:
+    the same tenant; the user and the app the call names (a call naming none is the
+    tenant's own, over every user or app; ``"*"`` widens an app too); and for each of
+    ``workspace``, ``repository`` and ``branch``, a memory bound to a checkout only
+    from that checkout (``"*"`` widens), one bound to none from everywhere. Agent and
+    session are provenance, not walls. A memory that fails this is answered exactly
+    like a missing id, so a caller cannot tell "not yours" from "does not exist".
+    """
+    if payload.get("tenant") != scope.tenant:
+        return False
+    if scope.user_id is not None and payload.get("user_id") != scope.user_id:
+        return False
+    if scope.app_id not in (None, ANY) and payload.get("app_id") != scope.app_id:
+        return False
+    for key in BINDING_KEYS:
+        wanted, bound = getattr(scope, key), payload.get(key)
+        if wanted != ANY and bound and bound != wanted:
+            return False
+    return True

@@ -15,11 +15,12 @@ from typing import Any
 
 from memhub.embed.base import Embedder
 from memhub.embed.bm25 import Bm25Encoder
-from memhub.engine.access import ACCESS_KEY, access_keys
+from memhub.engine.access import ACCESS_KEY, access_keys, owned
 from memhub.engine.records import now
 from memhub.errors import ConflictError, EmbedderMismatchError, NotFoundError
 from memhub.ids import from_point_id, to_point_id
-from memhub.store.base import IsEmpty, Match, MemoryStore, StoredPoint, Where
+from memhub.scope import Scope
+from memhub.store.base import IsEmpty, Match, MatchAny, MemoryStore, StoredPoint, Where, pages
 
 _META_ID = str(uuid.UUID(int=1))
 # 2: memories carry the access key (memhub.engine.access); older stores are backfilled on open
@@ -136,6 +137,17 @@ class Engine:
             raise NotFoundError(f"no memory with id {atom_id}")
         return found[0].payload
 
+    async def get_owned(self, atom_id: str, scope: Scope) -> dict[str, Any]:
+        """The memory ``atom_id`` if ``scope`` may touch it (``access.owned``), else not found.
+
+        Every by-id operation of every door reads through here: another user's, app's or
+        checkout's memory gets the very answer of a missing id.
+        """
+        payload = await self.get(atom_id, scope.tenant)
+        if not owned(payload, scope):
+            raise NotFoundError(f"no memory with id {atom_id}")
+        return payload
+
     async def get_many(self, atom_ids: Sequence[str]) -> list[dict[str, Any]]:
         found = await self.store.retrieve("memories", [to_point_id(i) for i in atom_ids])
         return [p.payload for p in found]
@@ -188,6 +200,25 @@ class Engine:
         event = {"atom_id": atom_id, "kind": kind, "action": action, "from": before, "to": after,
                  "reason": reason, "by": self.actor, "at": now(), "tenant": tenant, **extra}  # fmt: skip
         await self.store.upsert("events", [StoredPoint(str(uuid.uuid4()), event)])
+
+    async def erase_reasons(
+        self, about: Sequence[str], placeholder: str, *, near: Sequence[str] = ()
+    ) -> None:
+        """Replace the reasons of the audit steps on the memories ``about``, and of the steps
+        on the ``near`` ones that name one of them (``related``); the steps themselves stay."""
+        targets = set(about)
+        ids = tuple(dict.fromkeys([*about, *near]))
+        for start in range(0, len(ids), 256):
+            where = Where(must=(MatchAny("atom_id", ids[start : start + 256]),))
+            async for page in pages(self.store, "events", where):
+                rewritten = [
+                    StoredPoint(p.id, {**p.payload, "reason": placeholder})
+                    for p in page
+                    if p.payload.get("reason") not in (None, placeholder)
+                    and (p.payload["atom_id"] in targets or p.payload.get("related") in targets)
+                ]
+                if rewritten:
+                    await self.store.upsert("events", rewritten)
 
     async def events(self, atom_id: str) -> list[dict[str, Any]]:
         points, _ = await self.store.scroll("events", Where(must=(Match("atom_id", atom_id),)), limit=10_000)

@@ -2,7 +2,8 @@
 
 Every memory of the user in the tenant (any layer, status and exposure) goes down
 govern's tombstone path (``hmg.hide``): content and vectors dropped, only the id and
-times kept, one audit event with the reason ``forget_user``. The audit log never
+times kept (and, unlike govern's tombstones, not even the user's id: asked as that
+user, the memory is not found), one audit event with the reason ``forget_user``. The audit log never
 holds memory content, but it does hold the reasons callers gave to ``correct`` and
 ``govern``, which may quote it: those of the user's memories are erased too.
 LangGraph store items tagged with the user are deleted, as that store's own delete
@@ -19,22 +20,15 @@ from typing import Any
 from memhub.engine.core import Engine
 from memhub.engine.digest import drop_pending
 from memhub.engine.hmg import hide
-from memhub.errors import InvalidInputError
 from memhub.ids import to_point_id
 from memhub.models import ForgetResult
-from memhub.store.base import Match, MatchAny, StoredPoint, Where, pages
+from memhub.scope import check_id
+from memhub.store.base import Match, Where, pages
 
 REASON = "forget_user"
 ERASED_REASON = "[reason erased: forget_user]"
 ITEM_LAYERS = ("item", "item_text")  # memhub-langgraph's store records (memhub_langgraph._items)
 PAGE = 256
-
-
-def check_id(value: Any, name: str) -> str:
-    """``value`` if it is a non-empty string, else ``InvalidInputError``."""
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidInputError(f"{name} must be a non-empty string")
-    return value
 
 
 def user_records(tenant: str, user_id: str, app_id: str | None = None) -> Where:
@@ -52,9 +46,9 @@ def user_records(tenant: str, user_id: str, app_id: str | None = None) -> Where:
 async def forget_user(
     engine: Engine, tenant: str, user_id: str, *, app_id: str | None = None
 ) -> ForgetResult:
-    check_id(user_id, "user_id")
+    user_id = check_id(user_id, "user_id")
     if app_id is not None:
-        check_id(app_id, "app_id")
+        app_id = check_id(app_id, "app_id")
     where = user_records(tenant, user_id, app_id)
     erased = 0
     async with engine.write_lock:
@@ -71,22 +65,9 @@ async def _erase(engine: Engine, payloads: list[dict[str, Any]]) -> int:
     items = [p for p in payloads if p.get("layer") in ITEM_LAYERS]
     memories = [p for p in payloads if p.get("layer") not in ITEM_LAYERS]
     if memories:
-        await _erase_reasons(engine, [m["id"] for m in memories])
+        await engine.erase_reasons([m["id"] for m in memories], ERASED_REASON)
     for memory in memories:
-        await hide(engine, memory, "tombstoned", REASON, "tombstone")
+        await hide(engine, memory, "tombstoned", REASON, "tombstone", anonymous=True)
     if items:
         await engine.store.delete("memories", [to_point_id(p["id"]) for p in items])
     return len(memories) + sum(p["layer"] == "item" for p in items)
-
-
-async def _erase_reasons(engine: Engine, atom_ids: list[str]) -> None:
-    """Replace the reasons in the audit events of these memories (the steps themselves stay)."""
-    where = Where(must=(MatchAny("atom_id", tuple(atom_ids)),))
-    async for page in pages(engine.store, "events", where, size=PAGE):
-        rewritten = [
-            StoredPoint(p.id, {**p.payload, "reason": ERASED_REASON})
-            for p in page
-            if p.payload.get("reason")
-        ]
-        if rewritten:
-            await engine.store.upsert("events", rewritten)

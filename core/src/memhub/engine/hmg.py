@@ -7,7 +7,7 @@ or raises a typed error having changed nothing.
 
 from __future__ import annotations
 
-from memhub.engine import transitions
+from memhub.engine import reasons, transitions
 from memhub.engine.core import Engine
 from memhub.engine.filters import reconciling, visible
 from memhub.engine.lineage import lineage
@@ -182,7 +182,7 @@ async def correct(
     elif new_content is not None:
         raise InvalidInputError(f"new_content is only for replace, not {action}")
     async with engine.write_lock:
-        old = await engine.get(target_atom, scope.tenant)
+        old = await engine.get_owned(target_atom, scope)
         await check_correctable(engine, action, old)
         if action == "replace":
             new_atom = await replace_version(engine, old, text, why, action="replace")
@@ -260,7 +260,9 @@ async def govern(
     (``memhub.engine.lineage``): the raw turns it was extracted from and every memory
     extracted or derived from it or from them get the same exposure, unless already
     sealed or tombstoned, so no read returns the text through another record. A lesson
-    is not lineage: it stays recallable.
+    is not lineage: it stays recallable. The reasons of their earlier audit steps are
+    erased, and this step's reason keeps no word it shares with their text
+    (``memhub.engine.reasons``).
     """
     if action not in ("quarantine", "release", "seal", "tombstone", "derive_lesson"):
         raise InvalidInputError(f"unknown govern action {action!r}")
@@ -270,12 +272,17 @@ async def govern(
     elif lesson_content is not None:
         raise InvalidInputError(f"lesson_content is only for derive_lesson, not {action}")
     async with engine.write_lock:
-        old = await engine.get(target_atom, scope.tenant)
+        old = await engine.get_owned(target_atom, scope)
         after = transitions.exposure_after(action, old["exposure"])
         if after is None:
             return GovernResult(atom_id=target_atom, action=action, effect="no_op", exposure_state=old["exposure"])
         # read before anything is hidden: hiding drops the links it follows
         related = await lineage(engine, old) if after in GOVERNED else []
+        hidden = [old, *(p for p, _ in related if p.get("exposure") not in GOVERNED)]
+        if after in GOVERNED:  # earlier reasons may quote the text (memhub.engine.reasons)
+            why = reasons.without_quotes(why, map(reasons.text_of, hidden))
+            ids = [p["id"] for p in hidden]
+            await engine.erase_reasons(ids, reasons.erased(after), near=_versions(hidden))
         lesson_id = None
         if action == "derive_lesson":
             lesson_id = await _store_lesson(engine, old, lesson_text)
@@ -293,6 +300,11 @@ async def govern(
                         lesson_atom_id=lesson_id, cascaded=cascaded)  # fmt: skip
 
 
+def _versions(payloads: list[dict]) -> list[str]:
+    """The other versions of these memories: their replace steps name them too."""
+    return [i for p in payloads for i in (p.get("supersedes"), p.get("superseded_by")) if i]
+
+
 async def _store_lesson(engine: Engine, source: dict, text: str) -> str:
     scope_keys = {k: source[k] for k in ("tenant", "user_id", "app_id", "workspace", "repository", "branch") if k in source}
     payload = new_payload(new_id(), text, layer="lesson", scope=Scope(**scope_keys), source=engine.actor,
@@ -302,10 +314,15 @@ async def _store_lesson(engine: Engine, source: dict, text: str) -> str:
     return payload["id"]
 
 
-async def hide(engine: Engine, payload: dict, exposure: str, reason: str, action: str) -> None:
-    """Change exposure; sealing and tombstoning drop the content and the vectors."""
+async def hide(engine: Engine, payload: dict, exposure: str, reason: str, action: str, *,
+               anonymous: bool = False) -> None:  # fmt: skip
+    """Change exposure; sealing and tombstoning drop the content and the vectors.
+
+    ``anonymous`` (tombstones only) drops the user id too, as ``forget_user`` does.
+    """
     if exposure in GOVERNED:
-        await engine.update(payload, governed_remains(payload, exposure), replace=True)
+        remains = governed_remains(payload, exposure, anonymous=anonymous)
+        await engine.update(payload, remains, replace=True)
         await engine.store.delete_vectors([to_point_id(payload["id"])])
     else:
         await engine.update(payload, {"exposure": exposure})
@@ -334,7 +351,7 @@ async def session_context(engine: Engine, scope: Scope, *, handoffs: int = 3, co
 
 
 async def history(engine: Engine, atom_id: str, scope: Scope) -> HistoryResult:
-    payload = await engine.get(atom_id, scope.tenant)
+    payload = await engine.get_owned(atom_id, scope)
     chain = await _chain(engine, payload)
     lessons = payload.get("lessons", []) + payload.get("lesson_of", [])
     steps: dict[str, list[HistoryStep]] = {"exposure": [], "epistemic": [], "status": []}

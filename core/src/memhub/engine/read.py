@@ -17,7 +17,7 @@ from memhub.engine.hmg import (
 )
 from memhub.engine.procedures import content_of, vector_text
 from memhub.engine.records import GOVERNED, shown_content
-from memhub.errors import InvalidInputError, InvalidTransitionError, NotFoundError
+from memhub.errors import InvalidInputError, InvalidTransitionError
 from memhub.models import (
     ConversationResult,
     ConversationTurn,
@@ -215,14 +215,8 @@ async def conversation(
 
 
 async def get(engine: Engine, memory_id: str, scope: Scope) -> MemoryItem:
-    payload = await engine.get(memory_id, scope.tenant)
-    _check_owner(payload, scope, memory_id)
+    payload = await engine.get_owned(memory_id, scope)
     return await to_item(engine, payload)
-
-
-def _check_owner(payload: dict, scope: Scope, memory_id: str) -> None:
-    if scope.user_id and payload.get("user_id") not in (None, scope.user_id):
-        raise NotFoundError(f"no memory with id {memory_id}")
 
 
 async def list_memories(engine: Engine, scope: Scope, *, app_ids=None, include_history: bool = False,
@@ -238,8 +232,7 @@ async def list_memories(engine: Engine, scope: Scope, *, app_ids=None, include_h
 async def update(engine: Engine, memory_id: str, content: str, scope: Scope) -> str:
     text, _ = clean_content(content)
     async with engine.write_lock:
-        old = await engine.get(memory_id, scope.tenant)
-        _check_owner(old, scope, memory_id)
+        old = await engine.get_owned(memory_id, scope)
         await check_correctable(engine, "update", old)
         if old.get("layer") == "raw":
             raise InvalidInputError("raw conversation records cannot be updated")
@@ -266,8 +259,7 @@ def _new_version(old: dict, text: str) -> tuple[str, dict[str, Any]]:
 async def delete(engine: Engine, memory_id: str, scope: Scope) -> None:
     """Archive the current version: gone from search, kept for history (``govern`` erases)."""
     async with engine.write_lock:
-        old = await engine.get(memory_id, scope.tenant)
-        _check_owner(old, scope, memory_id)
+        old = await engine.get_owned(memory_id, scope)
         if old["exposure"] in GOVERNED:
             raise InvalidTransitionError(f"memory {memory_id} is {old['exposure']}: nothing is left to delete")
         if old["status"] == "archived":

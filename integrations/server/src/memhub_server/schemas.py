@@ -15,13 +15,19 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 from memhub.engine.hmg import MAX_CONTENT
 from memhub.engine.messages import MAX_MESSAGE_CHARS, MAX_MESSAGES
 from memhub.models import CorrectAction, Epistemic, GovernAction
+from memhub.scope import MAX_ID
 
-MAX_ID = 256
 MAX_QUERY = 8_000
 MAX_REASON = 2_000
 _INT = 2**53  # JSON-safe integers: every client's number type holds them exactly
 
-Id = Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID)]
+# The SDK's rule for ids (memhub.scope.check_id) as a schema: stripped, 1..MAX_ID, no control chars.
+Id = Annotated[
+    str,
+    StringConstraints(
+        strip_whitespace=True, min_length=1, max_length=MAX_ID, pattern=r"^[^\x00-\x1f\x7f]*$"
+    ),
+]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=MAX_CONTENT)]
 Query = Annotated[str, StringConstraints(min_length=1, max_length=MAX_QUERY)]
 MetadataKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{1,64}$")]
