@@ -152,3 +152,32 @@ async def test_recovery_finishes_an_interrupted_replace_with_its_vectors(tmp_pat
         assert (await client.recall("PostgreSQL")).atoms == []
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
         assert [a.atom_id for a in (await client.recall("PostgreSQL")).atoms] == [fixed.new_atom_id]
+
+
+class Killed(BaseException):
+    """The process dying at this point (nothing after it runs)."""
+
+
+async def test_recovery_finishes_the_audit_step_of_an_interrupted_replace(tmp_path, monkeypatch):
+    """A crash after 'old superseded', before the steps were logged, loses no history step."""
+    store = tmp_path / "store"
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
+        old = await client.memorize("项目用 PostgreSQL 16 做主数据库")
+
+        async def die(*args, **kwargs):
+            raise Killed
+
+        monkeypatch.setattr(client.engine, "log", die)
+        with pytest.raises(Killed):
+            await client.correct(old.atom_id, "replace", "升级到 17", "项目用 PostgreSQL 17 做主数据库")
+        monkeypatch.undo()
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
+        [new] = (await client.recall("PostgreSQL")).atoms
+        old_steps = (await client.history(old.atom_id)).status_history
+        new_steps = (await client.history(new.atom_id)).status_history
+        assert [(s.action, s.from_, s.to, s.reason) for s in old_steps] == [
+            ("memorize", None, "active", None),
+            ("replace", "active", "superseded", "升级到 17"),
+        ]
+        assert [(s.action, s.to, s.reason) for s in new_steps] == [("replace", "active", "升级到 17")]
+        assert "replace_step" not in (await client.engine.get(new.atom_id, "local"))

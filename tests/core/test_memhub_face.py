@@ -231,12 +231,15 @@ async def test_deleting_a_replaced_version_is_refused_naming_the_current_one(cli
 @pytest.mark.parametrize(
     "kwargs",
     [{}, {"content": "x", "messages": [{"role": "user", "content": "x"}]}, {"content": "  "},
-     {"messages": []}, {"messages": [{"role": "wizard", "content": "x"}]}, {"messages": "not a list"}],
+     {"messages": []}, {"messages": [{"role": "wizard", "content": "x"}]}, {"messages": "not a list"},
+     {"messages": [{"role": "user", "content": [{"text": 5}]}]},
+     {"messages": [{"role": "user", "content": ["fine", {"type": "text", "text": ["a"]}]}]},
+     {"content": "a fact about tea", "user_id": "   "}],
 )  # fmt: skip
 async def test_bad_add_input_is_refused_and_changes_nothing(client, kwargs):
     before = await client.stats()
     with pytest.raises(InvalidInputError):
-        await client.add(user_id="alice", **kwargs)
+        await client.add(**{"user_id": "alice", **kwargs})
     assert (await client.stats()).atoms == before.atoms
 
 

@@ -467,3 +467,20 @@ def test_sealing_a_raw_turn_seals_what_was_extracted_from_it(api, uid):
 def test_unknown_routes_and_methods_use_the_error_body(api):
     error(api.get("/v1/nothing-here"), 404, "not_found")
     error(api.patch(f"/v1/memories/{MISSING}", json={}), 405, "method_not_allowed")
+
+
+def test_head_answers_every_get_route_without_a_body(api, uid):
+    routes = [("/health", {}), ("/v1/memories/", {"user_id": uid}), (f"/v1/memories/{MISSING}", {})]
+    for path, params in routes:
+        got, head = api.get(path, params=params), api.head(path, params=params)
+        assert (head.status_code, head.content) == (got.status_code, b""), path
+        assert head.headers["content-length"] == got.headers["content-length"]
+    assert api.head("/v1/hmg/stats", headers={"Authorization": "Bearer wrong"}).status_code == 401
+    assert api.head("/v1/hmg/recall").status_code == 405  # a POST route
+
+
+@pytest.mark.parametrize("parts", [[{"text": 5}], [{"type": "text", "text": ["a"]}], [7]])
+def test_content_parts_whose_text_is_not_text_are_422(api, uid, parts):
+    body = {"messages": [{"role": "user", "content": parts}], "user_id": uid}
+    error(api.post("/v1/memories/", json=body), 422, "invalid_input")
+    assert ok(api.get("/v1/memories/", params={"user_id": uid})) == []

@@ -25,11 +25,17 @@ from memhub.store.base import IsEmpty, Match, MatchAny, MemoryStore, StoredPoint
 _META_ID = str(uuid.UUID(int=1))
 # 2: memories carry the access key (memhub.engine.access); older stores are backfilled on open
 SCHEMA_VERSION = 2
+# What a pending new version carries until it is activated: its replace's audit step.
+PENDING_STEP = "replace_step"
 
 
 def with_access(payload: dict[str, Any]) -> dict[str, Any]:
     """``payload`` with its access key (``memhub.engine.access``), as every write stores it."""
     return {**payload, ACCESS_KEY: access_keys(payload)}
+
+
+def _without_step(payload: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in payload.items() if k != PENDING_STEP}
 
 
 class Engine:
@@ -94,8 +100,10 @@ class Engine:
             old_id = point.payload.get("supersedes")
             old = await self.store.retrieve("memories", [to_point_id(old_id)]) if old_id else []
             if old and old[0].payload.get("superseded_by") == point.payload["id"]:
+                if step := point.payload.get(PENDING_STEP):
+                    await self.log_replace(old[0].payload, point.payload["id"], step, once=True)
                 full = (await self.store.retrieve("memories", [point.id], with_vectors=True))[0]
-                full.payload = with_access({**full.payload, "status": "active"})
+                full.payload = with_access({**_without_step(full.payload), "status": "active"})
                 await self.store.upsert("memories", [full])  # an upsert replaces vectors too: keep them
             else:
                 await self.store.delete("memories", [point.id])
@@ -192,6 +200,11 @@ class Engine:
             raise ConflictError(f"memory {payload['id']} was changed by another writer; read it again and retry")
         return new
 
+    async def activate(self, pending: dict[str, Any]) -> dict[str, Any]:
+        """Make a pending new version current (the last step of ``hmg.replace_version``)."""
+        active = {**_without_step(pending), "status": "active"}
+        return await self.update(pending, active, replace=True)
+
     # -- audit log ----------------------------------------------------------------
 
     async def log(self, atom_id: str, kind: str, action: str, *, tenant: str, before: Any = None,
@@ -200,6 +213,23 @@ class Engine:
         event = {"atom_id": atom_id, "kind": kind, "action": action, "from": before, "to": after,
                  "reason": reason, "by": self.actor, "at": now(), "tenant": tenant, **extra}  # fmt: skip
         await self.store.upsert("events", [StoredPoint(str(uuid.uuid4()), event)])
+
+    async def log_replace(
+        self, old: dict[str, Any], new_id: str, step: dict[str, Any], *, once: bool = False
+    ) -> None:
+        """The audit steps of a replace, on the old version and the new one.
+
+        ``once``: skip them if they are there already (a recovery after a crash that
+        happened after the steps were logged).
+        """
+        if once and any(e.get("related") == new_id for e in await self.events(old["id"])):
+            return
+        action, common = step["action"], {"tenant": old["tenant"], "reason": step["reason"]}
+        before = step["before"]
+        await self.log(
+            old["id"], "status", action, before=before, after="superseded", related=new_id, **common
+        )
+        await self.log(new_id, "status", action, after="active", related=old["id"], **common)
 
     async def erase_reasons(
         self, about: Sequence[str], placeholder: str, *, near: Sequence[str] = ()

@@ -8,7 +8,7 @@ or raises a typed error having changed nothing.
 from __future__ import annotations
 
 from memhub.engine import reasons, transitions
-from memhub.engine.core import Engine
+from memhub.engine.core import PENDING_STEP, Engine
 from memhub.engine.filters import reconciling, visible
 from memhub.engine.lineage import lineage
 from memhub.engine.records import GOVERNED, governed_remains, new_payload, to_atom
@@ -225,17 +225,18 @@ async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, 
     """Write a new version of ``old`` so that a chain never has two active versions.
 
     Two phases, safe against a crash at any point: the new version is written as
-    ``pending`` (invisible), then the old one is conditionally marked superseded,
-    then the new one is activated. ``Engine._recover`` finishes or undoes phase one
-    on the next open.
+    ``pending`` (invisible, carrying its audit step), then the old one is conditionally
+    marked superseded, the step is logged on both, and the new one is activated.
+    ``Engine._recover`` finishes (audit step included) or undoes phase one on the next open.
     """
     scope_keys = {k: old[k] for k in ("tenant", "user_id", "app_id", "agent_id", "session_id",
                                        "workspace", "repository", "branch") if k in old}  # fmt: skip
+    step = {"action": action, "reason": reason, "before": old["status"]}
     new = new_payload(
         new_id(), text, layer=layer or old["layer"], scope=Scope(**scope_keys), source=old.get("source", "agent"),
         chain_root=old.get("chain_root", old["id"]), version=int(old.get("version", 1)) + 1,
         status="pending", supersedes=old["id"], metadata=old.get("metadata") if metadata is None else metadata,
-        **(extra or {}),
+        **{**(extra or {}), PENDING_STEP: step},
     )  # fmt: skip
     await engine.insert([new], [vector_text or text], [vector] if vector is not None else None)
     try:
@@ -243,12 +244,8 @@ async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, 
     except BaseException:
         await engine.store.delete("memories", [to_point_id(new["id"])])
         raise
-    new = await engine.update(new, {"status": "active"})
-    tenant = old["tenant"]
-    await engine.log(old["id"], "status", action, tenant=tenant, before=old["status"], after="superseded",
-                     reason=reason, related=new["id"])  # fmt: skip
-    await engine.log(new["id"], "status", action, tenant=tenant, before=None, after="active", reason=reason, related=old["id"])
-    return new
+    await engine.log_replace(old, new["id"], new[PENDING_STEP])
+    return await engine.activate(new)
 
 
 async def govern(

@@ -30,6 +30,16 @@ def _field(message: Any, name: str) -> Any:
     return getattr(message, name, None)
 
 
+def _part_text(part: Any) -> str:
+    """A content part's text: a string, or ``{"text": "..."}`` (other parts, e.g. images, have none)."""
+    if isinstance(part, str):
+        return part
+    text = part.get("text") if isinstance(part, dict) else None
+    if not isinstance(part, dict) or not isinstance(text, str | None):
+        raise InvalidInputError(f'a content part must be a string or {{"text": "..."}}, not {part!r:.80}')
+    return text or ""
+
+
 def _text(content: Any) -> str:
     """OpenAI content may be a string or a list of parts; keep the text parts."""
     if content is None:
@@ -37,8 +47,7 @@ def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        parts = [p.get("text", "") if isinstance(p, dict) else str(p) for p in content]
-        return "\n".join(p for p in parts if p)
+        return "\n".join(text for part in content if (text := _part_text(part)))
     raise InvalidInputError(f"message content must be a string or a list of parts, not {type(content).__name__}")
 
 

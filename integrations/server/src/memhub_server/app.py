@@ -12,6 +12,7 @@ tenant, and every read and write of the request stays inside that tenant.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
@@ -32,6 +33,9 @@ from memhub_server.schemas import Health
 from memhub_server.service import MemoryService
 
 DEFAULT_MAX_BODY = 1 << 20  # 1 MiB: a long coding session fits; a runaway upload does not
+# Seconds to receive a whole body: 1 MiB needs 35 KB/s. A client announcing more than it
+# sends would otherwise hold its connection (and a worker) for as long as it likes.
+DEFAULT_BODY_TIMEOUT = 30.0
 
 
 def _version() -> str:
@@ -102,12 +106,87 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": response.body})
 
 
+class BodyTimeout:
+    """Answer 408 and close when a request body is not complete within ``seconds``.
+
+    Only the body is timed: once its last part arrived, waiting (e.g. for the client
+    to disconnect) is not bounded here.
+    """
+
+    def __init__(self, app: ASGIApp, seconds: float) -> None:
+        self.app = app
+        self.seconds = seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        deadline = asyncio.get_running_loop().time() + self.seconds
+        complete = timed_out = started = False
+
+        async def timed() -> Message:
+            nonlocal complete, timed_out
+            if complete:
+                return await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                timed_out = True
+                raise HTTPException(408, self._message()) from None
+            complete = message["type"] != "http.request" or not message.get("more_body", False)
+            return message
+
+        async def guarded(message: Message) -> None:
+            nonlocal started
+            if not timed_out:
+                started = started or message["type"] == "http.response.start"
+                await send(message)
+
+        try:
+            await self.app(scope, timed, guarded)
+        except HTTPException:
+            if not timed_out:
+                raise
+        if timed_out and not started:
+            response = errors.error_response(
+                408, "request_timeout", self._message(), headers={"Connection": "close"}
+            )
+            await send({"type": "http.response.start", "status": 408, "headers": response.raw_headers})
+            await send({"type": "http.response.body", "body": response.body})
+
+    def _message(self) -> str:
+        return f"the request body did not arrive within {self.seconds:g} seconds"
+
+
+class HeadAsGet:
+    """``HEAD`` on a ``GET`` route: the ``GET`` answer's status and headers, without the body."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return
+                message = {"type": "http.response.body", "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
+
+
 def create_app(
     settings: Settings | None = None,
     *,
     service: MemoryService | None = None,
     auth: Authenticator | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY,
+    body_timeout: float = DEFAULT_BODY_TIMEOUT,
     on_shutdown: Callable[[], None] | None = None,
     ui_token_login: bool = False,
 ) -> FastAPI:
@@ -118,6 +197,7 @@ def create_app(
         service: the store, embedder and models (tests inject one with a test embedder).
         auth: who may call; default: the API keys in ``<storage_dir>/api_keys.json``.
         max_body_bytes: larger request bodies get 413.
+        body_timeout: seconds to receive a request's body; a slower one gets 408.
         on_shutdown: called when the server stops, before the store closes (the hub
             removes its ``hub.json`` there).
         ui_token_login: the inspector accepts the key in its address (``/ui/?token=``),
@@ -134,6 +214,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if isinstance(auth, KeyStore):
+            auth.check()  # a broken key file stops the start, with the reason
         await service.open()
         try:
             yield
@@ -152,6 +234,8 @@ def create_app(
     app.state.auth = auth
     errors.install(app)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    app.add_middleware(BodyTimeout, seconds=body_timeout)
+    app.add_middleware(HeadAsGet)
 
     @app.get("/health", response_model=Health, tags=["service"])
     async def health() -> Health:

@@ -6,6 +6,10 @@
 
 A key is shown once, by ``memhub keys create --tenant acme``. The file is re-read
 when it changes, so keys created or revoked while the server runs apply at once.
+A file that cannot be read, an entry without a valid ``sha256`` or a tenant name
+outside ``TENANT_PATTERN`` is a ``KeyFileError``: the server refuses to start, and a
+running server answers 503 to every request until the file is fixed (it never
+falls back to older keys: a revoked key must not come back).
 """
 
 from __future__ import annotations
@@ -21,11 +25,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
-from memhub.errors import InvalidInputError, NotFoundError
+from memhub.errors import InvalidInputError, NotFoundError, UsageError
 
 KEYS_FILE = "api_keys.json"
 KEY_PREFIX = "mh_"
 TENANT_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+class KeyFileError(UsageError):
+    """The API key file cannot be used; the message names the file (for the operator only)."""
+
+    code = "key_file_invalid"
 
 
 class Authenticator(Protocol):
@@ -50,6 +61,19 @@ def write_private(path: Path, text: str) -> None:
         os.close(fd)
     os.chmod(tmp, 0o600)
     os.replace(tmp, path)
+
+
+def _problem(entry: object) -> str | None:
+    """What is wrong with one entry of the key file, or ``None``."""
+    if not isinstance(entry, dict):
+        return "is not an object"
+    if not isinstance(entry.get("id"), str) or not entry["id"]:
+        return "has no id"
+    if not isinstance(entry.get("tenant"), str) or not TENANT_PATTERN.match(entry["tenant"]):
+        return f"has an invalid tenant {entry.get('tenant')!r} (1-64 letters, digits, '.', '_', '-')"
+    if not isinstance(entry.get("sha256"), str) or not _SHA256.match(entry["sha256"]):
+        return "has no sha256 (64 hex digits of the key's SHA-256)"
+    return None
 
 
 class SingleToken:
@@ -91,11 +115,20 @@ class KeyStore:
         except FileNotFoundError:
             return []
         except (OSError, ValueError) as err:
-            raise InvalidInputError(f"{self.path} is not a valid API key file: {err}") from err
+            raise KeyFileError(f"{self.path} is not a valid API key file: {err}") from err
         keys = data.get("keys") if isinstance(data, dict) else None
         if not isinstance(keys, list):
-            raise InvalidInputError(f'{self.path} must hold {{"keys": [...]}}')
+            raise KeyFileError(f'{self.path} must hold {{"keys": [...]}}')
+        for i, entry in enumerate(keys):
+            problem = _problem(entry)
+            if problem:
+                raise KeyFileError(f"{self.path}: key {i + 1} {problem}; fix or remove it")
         return keys
+
+    def check(self) -> None:
+        """Read the file now: ``KeyFileError`` if it cannot be used (done at server start)."""
+        self._seen = None
+        self._reload()
 
     def _reload(self) -> None:
         try:

@@ -133,6 +133,8 @@ async def _serve_api(inv: Invocation) -> None:
     if a.max_body_bytes is not None and a.max_body_bytes < 1:
         raise UsageError("--max-body-bytes must be positive")
     settings = _settings(inv)
+    keys = KeyStore(Path(settings.storage_dir) / KEYS_FILE)
+    keys.check()  # a broken key file fails here, with the reason, before anything listens
     service = _service(settings)
     await service.open()  # a store held elsewhere fails here, before anything listens
     try:
@@ -140,7 +142,6 @@ async def _serve_api(inv: Invocation) -> None:
     except OSError:
         await service.close()
         raise
-    keys = KeyStore(Path(settings.storage_dir) / KEYS_FILE)
     app = create_app(
         service=service, auth=keys, max_body_bytes=a.max_body_bytes or DEFAULT_MAX_BODY
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -9,8 +10,10 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException
 
 from memhub import MemoryClient
-from memhub_server.auth import Authenticator
+from memhub_server.auth import Authenticator, KeyFileError
 from memhub_server.service import MemoryService
+
+log = logging.getLogger("memhub_server")
 
 _bearer = HTTPBearer(
     auto_error=False, description="an API key (`memhub keys create`) or the local hub's token"
@@ -22,7 +25,11 @@ def require_tenant(
 ) -> str:
     """The tenant of the request's API key; 401 without a known key."""
     auth: Authenticator = request.app.state.auth
-    tenant = auth.tenant_for(credentials.credentials) if credentials else None
+    try:
+        tenant = auth.tenant_for(credentials.credentials) if credentials else None
+    except KeyFileError as err:  # the operator's problem: the client learns nothing about the file
+        log.error("%s", err)
+        raise HTTPException(503, "the server's API keys cannot be read: its operator must fix them") from None
     if tenant is None:
         message = "missing API key" if credentials is None else "unknown API key"
         raise HTTPException(

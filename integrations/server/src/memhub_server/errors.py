@@ -42,9 +42,11 @@ _HTTP_CODES = {
     403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
+    408: "request_timeout",
     413: "payload_too_large",
     415: "unsupported_media_type",
     422: "invalid_input",
+    503: "unavailable",
 }
 
 

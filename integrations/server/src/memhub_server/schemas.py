@@ -156,6 +156,15 @@ class DigestRequest(Body):
 # -- MemHub ---------------------------------------------------------------------------
 
 
+class ContentPart(BaseModel):
+    """One part of a message's content: its ``text`` is kept; other parts (images, ...) are not."""
+
+    model_config = ConfigDict(extra="allow")  # OpenAI parts carry type-specific fields
+
+    type: Annotated[str, StringConstraints(max_length=64)] | None = None
+    text: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)] | None = None
+
+
 class ChatMessage(BaseModel):
     """One OpenAI-style message. System messages are dropped and tool output is never stored."""
 
@@ -164,7 +173,7 @@ class ChatMessage(BaseModel):
     role: Literal["system", "developer", "user", "assistant", "tool", "function"]
     content: (
         Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]
-        | list[dict[str, Any]]
+        | list[ContentPart | Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]]
         | None
     ) = None
     tool_calls: list[dict[str, Any]] | None = Field(None, max_length=256)
