@@ -6,6 +6,8 @@ The server runs in its own process (``--serve``, started by this script) on
 127.0.0.1 over a fresh store in a temp dir; the clients share one ``httpx``
 connection pool here. Afterwards every add the server acknowledged (200) is read
 back by id: a write that was answered but is not retrievable is a failure (exit 1).
+Then another user of the same key asks for a sample of them through every by-id route
+(get, update, delete, history, correct, govern): any success is a failure too.
 Traffic goes to loopback only, and every loop is bounded in time and count.
 """
 
@@ -138,6 +140,26 @@ async def verify(http: httpx.AsyncClient, tally: Tally) -> list[str]:
     return problems
 
 
+async def cross_user(http: httpx.AsyncClient, tally: Tally, sample: int = 50) -> tuple[int, int]:
+    """Another user of the same key asks for acknowledged memories by id, through every by-id
+    route (get, update, delete, history, correct, govern): (attempts, successes); must be 0 successes."""
+    attempts = successes = 0
+    for user, memory_id, _ in tally.written[:sample]:
+        other = {"user_id": USERS[(USERS.index(user) + 1) % len(USERS)]}
+        change = {"target_atom": memory_id, "reason": "cross-user probe", **other}
+        for request in (
+            http.get(f"/v1/memories/{memory_id}", params=other),
+            http.put(f"/v1/memories/{memory_id}", json={"content": "cross-user probe", **other}),
+            http.delete(f"/v1/memories/{memory_id}", params=other),
+            http.get(f"/v1/hmg/history/{memory_id}", params=other),
+            http.post("/v1/hmg/correct", json={"action": "confirm_necessary", **change}),
+            http.post("/v1/hmg/govern", json={"action": "seal", **change}),
+        ):
+            attempts += 1
+            successes += (await request).is_success
+    return attempts, successes
+
+
 def row(name: str, ms: list[float], seconds: float, errors: dict[int, int]) -> str:
     p = [percentile(ms, q) for q in (50, 95, 99)]
     return (f"{name:<8}{len(ms):>8}{sum(errors.values()):>8}{len(ms) / seconds:>10.1f}"
@@ -160,6 +182,7 @@ async def run_load(base: str, key: str, args: argparse.Namespace) -> dict:
         checked = time.monotonic()
         problems = await verify(http, tally)
         verify_s = time.monotonic() - checked
+        probes, leaks = await cross_user(http, tally)  # after verify: a leak may change a memory
 
     everything = tally.latency["add"] + tally.latency["search"]
     all_errors = {s: tally.errors["add"].get(s, 0) + tally.errors["search"].get(s, 0)
@@ -177,11 +200,15 @@ async def run_load(base: str, key: str, args: argparse.Namespace) -> dict:
           f"in {verify_s:.1f} s: {'OK' if not problems else f'{len(problems)} MISSING'}")  # fmt: skip
     for problem in problems[:10]:
         print(f"  {problem}")
+    print(f"cross-user: {probes} by-id requests for another user's memories, {leaks} succeeded")
+    if leaks:
+        problems.append(f"{leaks} cross-user requests succeeded")
     summary = {op: {"count": len(ms), "errors": tally.errors.get(op, all_errors),
                     "rps": len(ms) / elapsed, **{f"p{q}": percentile(ms, q) for q in (50, 95, 99)}}
                for op, ms in (("add", tally.latency["add"]), ("search", tally.latency["search"]), ("all", everything))}  # fmt: skip
     return {"clients": args.clients, "seconds": elapsed, "embedder": args.embedder, "ops": summary,
-            "acknowledged_adds": len(tally.written), "verify_problems": problems}  # fmt: skip
+            "acknowledged_adds": len(tally.written), "verify_problems": problems,
+            "cross_user": {"attempts": probes, "successes": leaks}}  # fmt: skip
 
 
 def main() -> int:
