@@ -416,3 +416,24 @@ def test_every_door_drops_the_spaces_around_an_id(door: Door):
     assert answers["add"][0] == "ok"
     found = door.engine(lambda e: e.store.scroll("memories", None, limit=100))[0]
     assert {p.payload.get("user_id") for p in found} == {"alice"}
+
+
+def search_everywhere(door: Door, user: str) -> str:
+    """What a search of ``user`` over every app (``app_ids=["*"]``) shows, as text."""
+    query = "spare key blue pot"
+    if isinstance(door, Mcp):
+        result = door.loop.run(door.tools.search(query=query, user_id=user, app_ids=["*"]))
+        return result.content[0].text
+    if isinstance(door, Rest) and not isinstance(door, Remote):
+        body = {"query": query, "user_id": user, "app_ids": ["*"]}
+        return door.loop.run(door.http.post("/v1/memories/search", json=body)).text
+    run = door.loop.run if hasattr(door, "loop") else lambda value: value
+    return run(door.client.search(query, user_id=user, app_ids=["*"])).model_dump_json()
+
+
+def test_a_wildcard_app_search_never_reads_another_user(door: Door):
+    alice = Scope(tenant=door.tenant, app_id="crm", user_id="alice")
+    door.engine(lambda e: hmg.memorize(e, "alice keeps the spare key under the blue pot", alice))
+
+    assert "spare key" in search_everywhere(door, "alice")
+    assert "spare key" not in search_everywhere(door, "mallory")
