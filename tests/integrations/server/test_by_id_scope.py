@@ -12,6 +12,7 @@ wildcard user) is refused by every door, and surrounding spaces are dropped ever
 from __future__ import annotations
 
 import asyncio
+import shutil
 import threading
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
@@ -301,8 +302,12 @@ DOORS = {"sdk": AsyncSdk, "sync": SyncSdk, "remote": Remote, "rest": Rest, "mcp"
 def door(request, fresh_store, tmp_path, hub_thread):
     kind = DOORS[request.param]
     made = kind(fresh_store, tmp_path, hub_thread) if kind is Hub else kind(fresh_store, tmp_path)
-    yield made
-    made.close()
+    try:
+        yield made
+    finally:
+        made.close()
+        # an opened store takes ~300 MB of tmpfs: dozens of doors must not pile up in memory
+        shutil.rmtree(fresh_store.parent, ignore_errors=True)
 
 
 async def _state(engine: Engine, atom_id: str) -> tuple:
