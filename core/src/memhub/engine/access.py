@@ -76,11 +76,16 @@ def owned(payload: dict[str, Any], scope: Scope) -> bool:
     tenant's own, over every user or app; ``"*"`` widens an app too); and for each of
     ``workspace``, ``repository`` and ``branch``, a memory bound to a checkout only
     from that checkout (``"*"`` widens), one bound to none from everywhere. Agent and
-    session are provenance, not walls. A memory that fails this is answered exactly
-    like a missing id, so a caller cannot tell "not yours" from "does not exist".
+    session are provenance, not walls. A tombstone keeps only its id and times, so only
+    a call naming no user reaches it. A memory that fails this is answered exactly like a
+    missing id, so a caller cannot tell "not yours" from "does not exist".
     """
     if payload.get("tenant") != scope.tenant:
         return False
+    if payload.get("exposure") == "tombstoned":
+        # only the id and times remain (no user, app or checkout to compare): the tenant's
+        # own calls, naming no user, reach it; a call on a user's behalf does not
+        return scope.user_id is None
     if scope.user_id is not None and payload.get("user_id") != scope.user_id:
         return False
     if scope.app_id not in (None, ANY) and payload.get("app_id") != scope.app_id:

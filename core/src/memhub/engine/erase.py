@@ -2,8 +2,8 @@
 
 Every memory of the user in the tenant (any layer, status and exposure) goes down
 govern's tombstone path (``hmg.hide``): content and vectors dropped, only the id and
-times kept (and, unlike govern's tombstones, not even the user's id: asked as that
-user, the memory is not found), one audit event with the reason ``forget_user``. The audit log never
+times kept (not even the user's id: asked as that user, the memory is not found),
+one audit event with the reason ``forget_user``. The audit log never
 holds memory content, but it does hold the reasons callers gave to ``correct`` and
 ``govern``, which may quote it: those of the user's memories are erased too.
 LangGraph store items tagged with the user are deleted, as that store's own delete
@@ -67,7 +67,7 @@ async def _erase(engine: Engine, payloads: list[dict[str, Any]]) -> int:
     if memories:
         await engine.erase_reasons([m["id"] for m in memories], ERASED_REASON)
     for memory in memories:
-        await hide(engine, memory, "tombstoned", REASON, "tombstone", anonymous=True)
+        await hide(engine, memory, "tombstoned", REASON, "tombstone")
     if items:
         await engine.store.delete("memories", [to_point_id(p["id"]) for p in items])
     return len(memories) + sum(p["layer"] == "item" for p in items)

@@ -311,15 +311,10 @@ async def _store_lesson(engine: Engine, source: dict, text: str) -> str:
     return payload["id"]
 
 
-async def hide(engine: Engine, payload: dict, exposure: str, reason: str, action: str, *,
-               anonymous: bool = False) -> None:  # fmt: skip
-    """Change exposure; sealing and tombstoning drop the content and the vectors.
-
-    ``anonymous`` (tombstones only) drops the user id too, as ``forget_user`` does.
-    """
+async def hide(engine: Engine, payload: dict, exposure: str, reason: str, action: str) -> None:
+    """Change exposure; sealing and tombstoning drop the content and the vectors."""
     if exposure in GOVERNED:
-        remains = governed_remains(payload, exposure, anonymous=anonymous)
-        await engine.update(payload, remains, replace=True)
+        await engine.update(payload, governed_remains(payload, exposure), replace=True)
         await engine.store.delete_vectors([to_point_id(payload["id"])])
     else:
         await engine.update(payload, {"exposure": exposure})

@@ -11,8 +11,6 @@ from memhub.scope import SCOPE_KEYS, Scope
 
 HIDDEN = "[governed payload hidden: {state}]"
 GOVERNED = ("sealed", "tombstoned")
-# What a by-id access check reads (``memhub.engine.access.owned``): never content.
-OWNER_KEYS = ("tenant", "user_id", "app_id", "workspace", "repository", "branch")
 
 
 def now() -> str:
@@ -57,20 +55,16 @@ def new_payload(
     return payload
 
 
-def governed_remains(
-    payload: dict[str, Any], state: str, *, anonymous: bool = False
-) -> dict[str, Any]:
+def governed_remains(payload: dict[str, Any], state: str) -> dict[str, Any]:
     """What a sealed or tombstoned memory keeps: identity, scope, times and links, no text.
 
-    Tombstones keep only the id and times, plus the owner keys (``OWNER_KEYS``) so that
-    by-id access checks still work (``memhub.engine.access.owned``). ``anonymous`` drops
-    the user too (``forget_user``: the user's id is part of what is erased).
+    Tombstones keep only the id and times (plus tenant, so access checks still work).
     """
-    keep = ["id", "created_at", *OWNER_KEYS] if state == "tombstoned" else [
+    keep = ["id", "tenant", "created_at"] if state == "tombstoned" else [
         "id", "layer", "epistemic", "status", "source", "created_at", "version", "chain_root",
         "supersedes", "superseded_by", "lesson_of", "lessons", *SCOPE_KEYS,
     ]  # fmt: skip
-    remains = {k: payload[k] for k in keep if k in payload and not (anonymous and k == "user_id")}
+    remains = {k: payload[k] for k in keep if k in payload}
     remains.update(exposure=state, updated_at=now(), rev=payload.get("rev", 0) + 1)
     return remains
 
