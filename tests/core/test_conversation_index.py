@@ -4,7 +4,23 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
+from memhub import MemoryClient
 from memhub.engine.conversation import in_context, named, prefer_speakers, with_previous
+from memhub.store.server import QdrantServerStore
+from memhub.testing import HashEmbedder
+
+
+@pytest.fixture(params=["edge", "server"])
+async def either(request, client, tmp_path):
+    """The embedded default, and the Qdrant server backend (qdrant-client in memory)."""
+    if request.param == "edge":
+        yield client
+        return
+    store = QdrantServerStore(":memory:")
+    async with MemoryClient(store=store, embed=HashEmbedder(), cwd=tmp_path) as server_client:
+        yield server_client
 
 
 def _cos(a, b):
@@ -46,8 +62,8 @@ def test_a_named_speakers_turn_climbs_and_nothing_is_lost():
     assert prefer_speakers("What did Carol paint?", hits, rrf_k=2) == hits
 
 
-async def test_an_answer_is_found_by_the_words_of_the_question_it_answers(client):
-    await client.add(messages=[
+async def test_an_answer_is_found_by_the_words_of_the_question_it_answers(either):
+    await either.add(messages=[
         {"role": "user", "content": "I also like cooking pasta on weekends."},
         {"role": "assistant", "content": "That sounds great, which sauce?"},
         {"role": "user", "content": "Tomato, mostly. What's the name of your dog?"},
@@ -55,7 +71,7 @@ async def test_an_answer_is_found_by_the_words_of_the_question_it_answers(client
         {"role": "user", "content": "Cute! I went hiking in the Alps last summer."},
         {"role": "assistant", "content": "Lucky you, how were the views?"},
     ], user_id="u1")  # fmt: skip
-    turns = (await client.search_conversation("dog name", user_id="u1", limit=2)).turns
+    turns = (await either.search_conversation("dog name", user_id="u1", limit=2)).turns
     # the answer first, stored as said (without the question it is indexed with)
     assert [t.content for t in turns] == [
         "He's called Rex.",
@@ -63,11 +79,11 @@ async def test_an_answer_is_found_by_the_words_of_the_question_it_answers(client
     ]
 
 
-async def test_a_question_about_a_person_prefers_what_that_person_said(client):
-    await client.add(messages=[
+async def test_a_question_about_a_person_prefers_what_that_person_said(either):
+    await either.add(messages=[
         {"role": "user", "name": "Bob", "content": "Bob: I painted a portrait of Alice, and Alice loved it."},
         {"role": "assistant", "name": "Alice", "content": "Alice: Thanks! I finished a sunset painting."},
         {"role": "user", "name": "Bob", "content": "Bob: We should hike next week."},
     ], user_id="u1")  # fmt: skip
-    turns = (await client.search_conversation("What did Alice paint?", user_id="u1", limit=3)).turns
+    turns = (await either.search_conversation("What did Alice paint?", user_id="u1", limit=3)).turns
     assert turns[0].content == "Alice: Thanks! I finished a sunset painting."
