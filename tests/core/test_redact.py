@@ -120,7 +120,7 @@ def test_redacts_secret_and_keeps_the_rest(text: str, secret: str, kind: str) ->
 
 def test_every_kind_is_covered() -> None:
     kinds = {kind for _, _, kind in CASES}
-    assert kinds == {
+    assert kinds >= {
         "connection_string",
         "password",
         "bearer_token",

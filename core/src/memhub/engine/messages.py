@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memhub.errors import InvalidInputError
-from memhub.redact import redact
+from memhub.redact import redact, redact_value
 
 MAX_MESSAGES = 2000
 MAX_MESSAGE_CHARS = 100_000
@@ -55,7 +55,8 @@ def normalize_messages(messages: Any) -> tuple[list[Turn], bool]:
     """Redacted user/assistant turns, and whether the input carried tool traces.
 
     System messages are dropped (the host's prompt is not the user's memory) and
-    tool results are never kept: they are neither stored nor embedded.
+    tool results are never kept: they are neither stored nor embedded. Tool-call
+    arguments are redacted like text (``PGPASSWORD=… psql`` keeps no password).
     """
     if not isinstance(messages, list | tuple) or not messages:
         raise InvalidInputError("messages must be a non-empty list of {role, content} objects")
@@ -80,6 +81,6 @@ def normalize_messages(messages: Any) -> tuple[list[Turn], bool]:
         msg_id = _field(message, "id")
         name = _field(message, "name")  # OpenAI's participant name: who said it in a group chat
         turns.append(Turn(role=role, content=redact(text).text.strip(), message_id=str(msg_id) if msg_id else None,
-                          occurred_at=str(when) if when else None, tool_calls=list(calls),
+                          occurred_at=str(when) if when else None, tool_calls=redact_value(list(calls)),
                           name=redact(str(name)).text.strip() or None if name else None))  # fmt: skip
     return turns, has_tools

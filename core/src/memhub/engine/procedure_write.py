@@ -18,6 +18,7 @@ from memhub.engine.procedures import (
 from memhub.engine.records import new_payload
 from memhub.ids import new_id
 from memhub.models import Decision, Procedure
+from memhub.redact import redact
 from memhub.scope import ANY, Scope
 from memhub.store.base import IsEmpty, Match, Where
 
@@ -32,6 +33,22 @@ def boundary(scope: Scope, p: Procedure) -> Where:
     if p.boundary_scope == "strict":
         conds.append(Match("session_id", scope.session_id) if scope.session_id else IsEmpty("session_id"))
     return base.and_(*conds)
+
+
+def _redacted(p: Procedure) -> Procedure:
+    """Every text field through redaction: a model may echo a secret, and files, commands and
+    keys come from tool-call arguments."""
+
+    def clean(items: list[str]) -> list[str]:
+        return [redact(item).text for item in items]
+
+    update = {
+        "task": redact(p.task).text,
+        "solution": redact(p.solution).text,
+        "search_keys": clean(p.search_keys),
+        "files": clean(p.files),
+    }
+    return p.model_copy(update=update)
 
 
 async def extract(turns: list[Turn], calls, *, llm: Any, max_chars: int, workspace_id: str | None,
@@ -51,6 +68,7 @@ async def write(engine: Engine, scope: Scope, procedures: list[Procedure], evide
     from memhub.engine.write import relation_score
 
     decisions, ids = [], []
+    procedures = [_redacted(p) for p in procedures]
     texts = [vector_text(p) for p in procedures]
     vectors = await engine.embedder.embed_passages(texts) if texts else []
     for p, text, vector in zip(procedures, texts, vectors, strict=True):

@@ -29,13 +29,13 @@ _CODING_TOOLS = re.compile(
     re.IGNORECASE,
 )
 _ERROR = re.compile(
-    r"[A-Za-z_][\w.]*(?:Error|Exception)\b(?::[^\n。，,;；]{0,80})?|(?:fatal|error): [^\n。，,;；]{1,80}|"
+    r"(?<![\w.])[A-Za-z_][\w.]*(?:Error|Exception)\b(?::[^\n。，,;；]{0,80})?|(?:fatal|error): [^\n。，,;；]{1,80}|"
     r"(?-i:\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b|\bE\d{4}\b|\b[A-Z]{5,}\b|\b[45]\d\d [A-Z][a-z]+(?: [A-Z][a-z]+)*)|"
     r"\b(?:database is locked|segmentation fault|permission denied|timed? ?out|not found|deadlock|"
     r"connection refused|out of memory|undefined reference|cannot import name \w+)\b",
     re.IGNORECASE,
 )
-_IDENT = re.compile(r"\b(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*\b|\b[a-z]+_[a-z_]+\b|\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b|[A-Z]{2,}(?: [A-Z]{2,})+")
+_IDENT = re.compile(r"\b(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*\b|\b[a-z]+_[a-z_]+\b|\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b|(?<![A-Z])[A-Z]{2,}(?: [A-Z]{2,})+")
 _TECH = ("python", "sqlite", "postgres", "postgresql", "mysql", "redis", "node", "npm", "docker", "kubernetes",
          "react", "django", "fastapi", "pytest", "rust", "go", "java", "linux", "macos", "windows")  # fmt: skip
 _PROBLEM = re.compile(r"报错|错误|失败|异常|偶发|崩溃|不工作|怎么|如何|为什么|error|fail|broken|crash|bug|issue|why|how", re.I)
@@ -124,6 +124,7 @@ def fit(user: list[str], answers: list[str], max_chars: int) -> tuple[list[str],
     return user, [_shorten(a, per) for a in answers]
 
 
+_ENV_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _GENERIC_COMMANDS = {"ls", "cd", "cat", "grep", "rg", "tail", "head", "sudo", "echo", "df", "du", "find", "sed",
                      "awk", "less", "pwd", "which", "env", "export", "sh", "bash"}  # fmt: skip
 
@@ -137,7 +138,10 @@ def search_keys(problem: str, files: list[str], commands: list[str], solution: s
     for f in files:
         keys.setdefault(f.rstrip("/").rsplit("/", 1)[-1], None)
     for c in commands:
-        program = c.split()[0].strip(";&|") if c.split() else ""
+        words = c.split()
+        while words and _ENV_ASSIGNMENT.match(words[0]):  # "PGPASSWORD=… psql": the program is psql
+            words.pop(0)
+        program = words[0].strip(";&|") if words else ""
         if program not in _GENERIC_COMMANDS:
             keys.setdefault(program, None)
     for m in _IDENT.finditer(problem + " " + solution):

@@ -7,6 +7,7 @@ from typing import Any
 
 from memhub.engine.text import content_hash, infer_epistemic, infer_polarity
 from memhub.models import Atom
+from memhub.redact import redact_value
 from memhub.scope import SCOPE_KEYS, Scope
 
 HIDDEN = "[governed payload hidden: {state}]"
@@ -48,7 +49,7 @@ def new_payload(
         "version": version,
         "chain_root": chain_root or atom_id,
         "content_hash": content_hash(content),
-        "metadata": metadata or {},
+        "metadata": redact_value(metadata) if metadata else {},
         **scope.payload(),
     }
     payload.update({k: v for k, v in extra.items() if v is not None})

@@ -307,7 +307,7 @@ _PRODUCTS = _names(
     "windows|macos"
 )
 _VALUE_EDGES = re.compile(
-    r"^(?:现在|目前|已经|now|currently|is|are)\s*|\s*(?:了|啦|呢|吧|的|市|now|too|anymore|"
+    r"^(?:现在|目前|已经|now|currently|is|are)\s*|(?<!\s)\s*(?:了|啦|呢|吧|的|市|now|too|anymore|"
     r"as\s+well|these\s+days|instead)$",
     _I,
 )
@@ -316,7 +316,7 @@ _TIME_FORMS = [
     (re.compile(r"周天"), "周日"),
     (re.compile(r"^每个?"), ""),
     (re.compile(r"(?<=day)s$"), ""),
-    (re.compile(r"\s+(?=am|pm)"), ""),
+    (re.compile(r"(?<!\s)\s+(?=am|pm)"), ""),
     (re.compile(r":00(?=am|pm)"), ""),
 ]
 
@@ -503,7 +503,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
          rf"(?i)(?P<slot>{_EN_EVENT})\b[^,;.]{{0,25}}?\b(?:at|on|is)\s+(?:now\s+)?(?:at\s+|on\s+)?"
          rf"(?P<value>{EN_TIME})"),
     _row("version", "version_change",
-         r"(?<![\w.])(?P<slot>[A-Za-z][A-Za-z+#.-]*[A-Za-z+#])\s*(?:v(?=\d))?"
+         r"(?<![\w.])(?P<slot>[A-Za-z][A-Za-z+#.-]{0,30}[A-Za-z+#])\s*(?:v(?=\d))?"
          r"(?P<value>\d+(?:\.\d+)*)(?![\d.]*\s*(?:%|am\b|pm\b))",
          accept=_is_product),
     _row("vehicle", "vehicle_replaced", *_owned(_VEHICLE), stateful=True),
@@ -546,30 +546,36 @@ def find_attributes(text: str) -> list[Hit]:
 # -- "A → B" replacements -----------------------------------------------------------------
 
 TERM_EDGES = re.compile(
-    r"^(?:用|使用|the|our|my)\s+|\s+(?:last\s+\w+|now|anymore|yesterday|today)$", _I
+    r"^(?:用|使用|the|our|my)\s+|(?<!\s)\s+(?:last\s+\w+|now|anymore|yesterday|today)$", _I
 )
 _ZH_SPAN = r"[^，,。；;]"
+# A replaced term is a name, not a paragraph: bounding the lazy spans keeps each start of
+# a failing match short, so a text of repeated cues ("把把把…") stays linear.
+_TERM = rf"{_ZH_SPAN}{{1,60}}?"
+_EN_TERM = r"[\w.+# -]{1,60}?"
 REPLACEMENTS = tuple(
     re.compile(p)
     for p in (
-        rf"把\s*(?P<old>{_ZH_SPAN}+?)\s*(?:换成|改成|替换成|替换为|改为|迁移到|迁到|切换到|切到|升级到|换到)了?"
+        rf"把\s*(?P<old>{_TERM})\s*(?:换成|改成|替换成|替换为|改为|迁移到|迁到|切换到|切到|升级到|换到)了?"
         rf"\s*(?P<new>{_ZH_SPAN}+)",
-        rf"(?:从|由)\s*(?P<old>{_ZH_SPAN}+?)\s*(?:换成|改成|迁移到|迁到|切换到|切到|换到|转到|调到|调去|改为|升级到|"
+        rf"(?:从|由)\s*(?P<old>{_TERM})\s*(?:换成|改成|迁移到|迁到|切换到|切到|换到|转到|调到|调去|改为|升级到|"
         rf"升级为|改用|换为)了?\s*(?P<new>{_ZH_SPAN}+)",
-        rf"不(?:再)?(?:用|使用)\s*(?P<old>{_ZH_SPAN}+?)\s*了?(?:\s*[，,]?\s*(?:改用|换成|换用|改成|现在用|用)"
+        rf"不(?:再)?(?:用|使用)\s*(?P<old>{_TERM})\s*了?(?:\s*[，,]?\s*(?:改用|换成|换用|改成|现在用|用)"
         rf"\s*(?P<new>{_ZH_SPAN}+))?(?:$|[，,。；;])",
-        rf"用\s*(?P<new>{_ZH_SPAN}+?)\s*(?:替换|替代|取代|代替)了?\s*(?P<old>{_ZH_SPAN}+)",
+        rf"用\s*(?P<new>{_TERM})\s*(?:替换|替代|取代|代替)了?\s*(?P<old>{_ZH_SPAN}+)",
         rf"(?P<old>[^，,。；;\s]{{1,20}}?)\s*(?:换成|替换成|换为|改成|改用)了\s*(?P<new>{_ZH_SPAN}+)",
         r"(?i:\b(?:switched|moved|migrated|changed|upgraded|updated|went|transitioned|converted)\b)"
-        r"(?:\s+[\w.+#-]+){0,3}?\s+(?i:from)\s+(?P<old>[\w.+# -]+?)\s+(?i:to)\s+(?P<new>[\w.+# -]+)",
-        r"(?i:\breplaced)\s+(?P<old>[\w.+# -]+?)\s+(?i:with)\s+(?P<new>[\w.+# -]+)",
+        rf"(?:\s+[\w.+#-]+){{0,3}}?\s+(?i:from)\s+(?P<old>{_EN_TERM})\s+(?i:to)\s+(?P<new>[\w.+# -]+)",
+        rf"(?i:\breplaced)\s+(?P<old>{_EN_TERM})\s+(?i:with)\s+(?P<new>[\w.+# -]+)",
         r"(?i:\b(?:no\s+longer|don't|do\s+not|stopped|quit))\s+(?i:us(?:e|ing))\s+"
-        r"(?P<old>[\w.+#-]+(?:\s+[A-Z0-9][\w.+#-]*)*)(?:[,;]?\s*(?i:and\s+)?(?i:I\s+|we\s+)?(?i:now\s+)?"
+        r"(?P<old>[\w.+#-]+(?:\s+[A-Z0-9][\w.+#-]*){0,4})(?:[,;]?\s*(?i:and\s+)?(?i:I\s+|we\s+)?(?i:now\s+)?"
         r"(?i:use|using|switched\s+to|moved\s+to)\s+(?P<new>[\w.+# -]+))?",
         r"(?i:\buse)\s+(?P<new>[\w.+#-]+(?:\s+[\w.+#-]+)?)\s+(?i:instead\s+of)\s+"
         r"(?P<old>[\w.+#-]+(?:\s+[\w.+#-]+)?)",
-        r"(?P<new>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)*)\s+(?i:replaced|has\s+replaced|replaces)\s+"
-        r"(?P<old>[\w.+#-]+(?:\s+[A-Z0-9][\w.+#-]*)*)",
+        # Starts at a word start and spans a few words: a run of capitalised words was
+        # quadratic (every capital started a scan to the end of the run).
+        r"(?<![\w.+#-])(?P<new>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){0,4})\s+"
+        r"(?i:replaced|has\s+replaced|replaces)\s+(?P<old>[\w.+#-]+(?:\s+[A-Z0-9][\w.+#-]*){0,4})",
     )
 )
 

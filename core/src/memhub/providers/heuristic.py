@@ -40,7 +40,7 @@ _YEAR = re.compile(
     r"(?:19|20)\d\d(?=\s*年)|(?<=in |by )(?:19|20)\d\d|(?<=since |until |after )(?:19|20)\d\d"
 )
 _CN_NUMBER = re.compile(
-    r"(?<![周期拜上下这那哪每])[零〇一二两三四五六七八九十百]+"
+    r"(?<![周期拜上下这那哪每零〇一二两三四五六七八九十百])[零〇一二两三四五六七八九十百]+"
     r"(?=[个只位名人本台次年岁天周月号点块元件条张项种口套间辆倍%]|公里|小时|分钟)"
 )
 _CN_DIGITS = dict(
@@ -159,7 +159,7 @@ def _too_short(text: str) -> bool:
 
 _SENTENCE_END = "。！!？?；;\n"
 _CLAUSE_SPLIT = re.compile(
-    r"\s*(?:，|,(?!\d))\s*(?:(?:and|but)\s+|并且|而且|同时|但是|不过)?|\s+and\s+", re.I
+    r"(?<!\s)\s*(?:，|,(?!\d))\s*(?:(?:and|but)\s+|并且|而且|同时|但是|不过)?|(?<!\s)\s+and\s+", re.I
 )
 _SUBJECT = re.compile(r"^(?:我们|咱们|我|(?:I|We)\b)", re.I)
 _OWN_SUBJECT = re.compile(r"^(?:我|你|他|她|它|咱|用户|(?:i|we|you|he|she|it|they|my|our)\b)", re.I)
