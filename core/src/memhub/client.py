@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from memhub import _transfer
 from memhub.config import Settings
+from memhub.embed._fair import caller as embed_caller
 from memhub.embed.base import Embedder
 from memhub.engine import digest as digest_ops
 from memhub.engine import erase, hmg, read, transfer, write
-from memhub.engine.core import Engine
+from memhub.engine.core import Engine, acting_tenant
 from memhub.errors import InvalidInputError, StoreLockedError
 from memhub.models import (
     ConversationResult,
@@ -62,11 +63,11 @@ def build_embedder(settings: Settings) -> Embedder:
         return OpenAICompatibleEmbedder(
             settings.embed_model, settings.embed_dimensions, api_key=settings.secret("embed_api_key"),
             base_url=settings.embed_base_url,
-            max_chars=int(settings.embed_max_tokens * settings.embed_chars_per_token),
+            max_tokens=settings.embed_max_tokens, chars_per_token=settings.embed_chars_per_token,
         )  # fmt: skip
     from memhub.embed.e5 import E5Embedder
 
-    return E5Embedder()
+    return E5Embedder(max_tokens=min(settings.embed_max_tokens, 512))
 
 
 def _apps(app_ids: list[str] | None) -> list[str] | None:
@@ -78,7 +79,10 @@ def _apps(app_ids: list[str] | None) -> list[str] | None:
 
 
 def _hub_aware(operation: _Op) -> _Op:
-    """Run ``operation`` here, or on the local hub when ``open`` found the store held by one."""
+    """Run ``operation`` here, or on the local hub when ``open`` found the store held by one.
+
+    Embeddings made on the way are queued under the client's tenant (``embed._fair``).
+    """
 
     @functools.wraps(operation)
     async def run(self: MemoryClient, *args: Any, **kwargs: Any) -> Any:
@@ -86,7 +90,12 @@ def _hub_aware(operation: _Op) -> _Op:
             await self.open()
         if self._remote is not None:
             return await getattr(self._remote, operation.__name__)(*args, **kwargs)
-        return await operation(self, *args, **kwargs)
+        tokens = embed_caller.set(self.scope.tenant), acting_tenant.set(self.scope.tenant)
+        try:
+            return await operation(self, *args, **kwargs)
+        finally:
+            embed_caller.reset(tokens[0])
+            acting_tenant.reset(tokens[1])
 
     return cast(_Op, run)
 

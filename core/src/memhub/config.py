@@ -37,8 +37,8 @@ class Settings(BaseModel):
     embed_base_url: str | None = None
     embed_model: str = "text-embedding-3-small"
     embed_dimensions: int = 1536
-    embed_chars_per_token: float = Field(1.2, gt=0)
-    embed_max_tokens: int = Field(8192, gt=0)
+    embed_chars_per_token: float = Field(1.2, gt=0, description="ASCII characters per token (hosted embedder)")
+    embed_max_tokens: int = Field(8192, gt=0, description="longest text embedded, in tokens (e5 reads at most 512)")
 
     reconcile_relation_threshold: float = Field(0.6, ge=0, le=1)
     procedure_source_max_chars: int = Field(24000, gt=0)

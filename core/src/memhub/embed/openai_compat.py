@@ -14,7 +14,10 @@ class OpenAICompatibleEmbedder:
         model: the embedding model name, e.g. ``text-embedding-3-small``.
         dimensions: the vector size; sent to the API when ``send_dimensions`` is true.
         api_key / base_url: as for ``openai.AsyncOpenAI``.
-        max_chars: inputs are cut to this many characters (``embed_max_tokens × embed_chars_per_token``).
+        max_tokens: inputs are cut to about this many tokens (``embed_max_tokens``), counting
+            a non-ASCII character as one token (a CJK character or a combining mark is at
+            least one) and ``chars_per_token`` ASCII characters as one.
+        chars_per_token: ASCII characters per token (``embed_chars_per_token``).
     """
 
     def __init__(
@@ -25,7 +28,8 @@ class OpenAICompatibleEmbedder:
         api_key: str | None = None,
         base_url: str | None = None,
         send_dimensions: bool = True,
-        max_chars: int = 8192,
+        max_tokens: int = 8192,
+        chars_per_token: float = 1.2,
         timeout: float = 30.0,
     ) -> None:
         try:
@@ -38,13 +42,24 @@ class OpenAICompatibleEmbedder:
         self.dim = dimensions
         self.name = f"openai-compatible/{model}/{dimensions}"
         self._send_dimensions = send_dimensions
-        self.max_chars = max_chars
+        self.max_tokens = max_tokens
+        self.chars_per_token = chars_per_token
+
+    def _cut(self, text: str) -> str:
+        """The longest prefix whose estimated token count is at most ``max_tokens``."""
+        text = text[: int(self.max_tokens * max(self.chars_per_token, 1.0))]
+        budget, ascii_cost = float(self.max_tokens), 1.0 / self.chars_per_token
+        for i, ch in enumerate(text):
+            budget -= ascii_cost if ch < "\x80" else 1.0
+            if budget < 0:
+                return text[:i]
+        return text
 
     async def _embed(self, texts: list[str]) -> list[list[float]]:
         kwargs = {"dimensions": self.dim} if self._send_dimensions else {}
         try:
             response = await self._client.embeddings.create(
-                model=self.model, input=[t[: self.max_chars] for t in texts], **kwargs
+                model=self.model, input=[self._cut(t) for t in texts], **kwargs
             )
         except self._openai.OpenAIError as err:
             raise ProviderError(f"embedding request to {self.model} failed: {err}") from err

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from memhub.embed.base import Embedder
@@ -23,6 +24,10 @@ from memhub.scope import Scope
 from memhub.store.base import IsEmpty, Match, MatchAny, MemoryStore, StoredPoint, Where, pages
 
 _META_ID = str(uuid.UUID(int=1))
+
+acting_tenant: ContextVar[str | None] = ContextVar("memhub_acting_tenant", default=None)
+"""The tenant an operation runs for (set by the client around each operation): ``bump``
+counts the change under it, so a tenant's ``snapshot_version`` counts its own writes."""
 # 2: memories carry the access key (memhub.engine.access); older stores are backfilled on open
 SCHEMA_VERSION = 2
 # What a pending new version carries until it is activated: its replace's audit step.
@@ -55,6 +60,7 @@ class Engine:
         self.rrf_k = rrf_k
         self.write_lock = asyncio.Lock()
         self._snapshot = 0
+        self._tenant_snapshots: dict[str, int] = {}
         self._opened = False
 
     async def open(self) -> None:
@@ -91,6 +97,8 @@ class Engine:
                 "Configure the original embedder, or use a new storage_dir and re-import."
             )
         self._snapshot = int(meta.get("snapshot_version", 0))
+        # A store from before per-tenant counters was a single-tenant ("local") store.
+        self._tenant_snapshots = dict(meta.get("tenant_snapshots") or {"local": self._snapshot})
         return int(meta.get("schema_version", 1))
 
     async def _recover(self) -> None:
@@ -127,14 +135,27 @@ class Engine:
 
     @property
     def snapshot_version(self) -> int:
+        """Changes applied to the whole store (every tenant's)."""
         return self._snapshot
 
-    async def bump(self) -> int:
-        """Advance the snapshot counter once per applied change."""
+    def tenant_snapshot(self, tenant: str) -> int:
+        """Changes applied on behalf of ``tenant``: what its ``stats`` shows, so that one
+        tenant of a shared server cannot count another's writes."""
+        return self._tenant_snapshots.get(tenant, 0)
+
+    async def bump(self, tenant: str | None = None) -> int:
+        """Advance the snapshot counters once per applied change: the store's and the
+        tenant's (``tenant``, else the ``acting_tenant`` of the operation)."""
+        tenant = tenant or acting_tenant.get()
         found = await self.store.retrieve("meta", [_META_ID])
         meta = found[0].payload if found else {}
         self._snapshot = max(self._snapshot, int(meta.get("snapshot_version", 0))) + 1
-        await self.store.upsert("meta", [StoredPoint(_META_ID, {**meta, "snapshot_version": self._snapshot})])
+        per_tenant = dict(meta.get("tenant_snapshots") or self._tenant_snapshots)
+        if tenant:
+            per_tenant[tenant] = int(per_tenant.get(tenant, 0)) + 1
+        self._tenant_snapshots = per_tenant
+        meta = {**meta, "snapshot_version": self._snapshot, "tenant_snapshots": per_tenant}
+        await self.store.upsert("meta", [StoredPoint(_META_ID, meta)])
         return self._snapshot
 
     # -- records ----------------------------------------------------------------

@@ -393,7 +393,7 @@ async def stats(engine: Engine, tenant: str | None = None, scope: dict[str, str]
             "temporal": await count("memories", base.and_(Where(must_not=(IsEmpty("created_at"),)))),
             "categorical": await count("memories", base.and_(Where(must_not=(IsEmpty("layer"),)))),
         },
-        snapshot_version=engine.snapshot_version,
+        snapshot_version=engine.tenant_snapshot(tenant) if tenant else engine.snapshot_version,
         scope=scope,
     )
 
