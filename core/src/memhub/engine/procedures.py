@@ -124,7 +124,7 @@ def fit(user: list[str], answers: list[str], max_chars: int) -> tuple[list[str],
     return user, [_shorten(a, per) for a in answers]
 
 
-_ENV_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_ENV_ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=")
 _GENERIC_COMMANDS = {"ls", "cd", "cat", "grep", "rg", "tail", "head", "sudo", "echo", "df", "du", "find", "sed",
                      "awk", "less", "pwd", "which", "env", "export", "sh", "bash"}  # fmt: skip
 

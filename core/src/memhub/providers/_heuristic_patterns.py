@@ -29,6 +29,26 @@ def _rx(*alternatives: str, flags: int = 0) -> re.Pattern[str]:
 
 # -- Sentence classes ----------------------------------------------------------------
 
+
+def _longest_first_atomic(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``^(?:w1|w2|…)+$`` as ``^(?>longest…shortest)+$``: linear instead of exponential.
+
+    Words that overlap ("k", "kk", "ok"; "哈+" inside the outer "+") let the engine try
+    every segmentation of a long run before failing ("哈"*40 + "?" took minutes). Each
+    iteration commits to the longest word that matches there, which is how the list
+    reads anyway ("youre" before "you").
+    """
+    body, depth, words, start = pattern.pattern[4:-3], 0, [], 0
+    for i, ch in enumerate(body):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "|" and depth == 0:
+            words.append(body[start:i])
+            start = i + 1
+    words.append(body[start:])
+    words.sort(key=len, reverse=True)
+    return re.compile(r"^(?>" + "|".join(words) + r")+$", pattern.flags)
+
+
 # Matched against the punctuation-free, lower-cased clause: any run of these tokens is
 # small talk ("好的记住了", "okthanks", "哈哈哈").
 CHITCHAT = re.compile(
@@ -42,6 +62,7 @@ CHITCHAT = re.compile(
     r"alright|right|exactly|gotit|noted|isee|makessense|soundsgood|lol|(?:ha)+h?|wow|oh|ah|"
     r"hm+|np|noproblem|welcome|youre|very|much|so|good|thats|that|it|its|s|all)+$"
 )
+CHITCHAT = _longest_first_atomic(CHITCHAT)
 FILLER_PREFIX = _rx(
     r"^(?:好的|好吧|好|嗯+|哦+|噢|啊|哈+|呵+|嘿+|对的|对|是的|没错|行|收到|明白了?|知道了|懂了|"
     r"谢谢你?|多谢|感谢|你好|您好|嗨|哈喽)(?:[\s，,。.!！~、]+|$)",
@@ -199,7 +220,7 @@ PROFILE_CUE = _rx(
 )
 PROACTIVE = _rx(
     r"明天|后天|今晚|下周|下星期|下礼拜|下个?月|明年|下次|周末|这周|本周|月底|年底|"
-    r"(?:周|星期|礼拜)[一二三四五六日天]|\d+月\d+[日号]|\d+号|\d{1,2}[点:：]\d{0,2}|"
+    r"(?:周|星期|礼拜)[一二三四五六日天]|(?<!\d)\d+月\d+[日号]|(?<!\d)\d+号|\d{1,2}[点:：]\d{0,2}|"
     r"截止|deadline|到期|计划|打算|准备|将要|即将|要去|要搬|提醒我|记得|别忘了|待会|过几天|回头",
     r"\b(?:tomorrow|tonight|next\s+(?:week|month|year|time|monday|tuesday|wednesday|thursday|"
     r"friday|saturday|sunday)|this\s+(?:weekend|week|monday|tuesday|wednesday|thursday|friday)|"

@@ -147,6 +147,11 @@ def _strip_fillers(text: str) -> str:
 
 # A statement worth keeping is a sentence, not a document: longer text stays a raw turn only.
 MAX_STATEMENT = 300
+# Each sentence and each judged text is read up to a bound, so the cost of a write grows
+# with its length and never with the square of it: a "sentence" of 100k characters
+# without a full stop is a document (kept raw), and a stored memory is judged by its start.
+MAX_SENTENCE = 2000
+MAX_JUDGED = 2000
 
 
 def _too_short(text: str) -> bool:
@@ -245,6 +250,8 @@ def extract_candidates(messages: list[Message]) -> list[Candidate]:
     found: dict[str, tuple[str, list[str]]] = {}  # key → (first wording, source ids)
     for message in (m for m in messages if m.role == "user"):
         for body, terminator in _sentences(message.content):
+            if len(body) > MAX_SENTENCE:
+                continue
             for text in _statements(body, terminator):
                 if not _too_short(text) and _about_the_user(text):
                     ids = found.setdefault(_key(text), (text, []))[1]
@@ -290,7 +297,7 @@ def _clean_term(term: str | None) -> str:
 
 @lru_cache(maxsize=4096)
 def _facts(text: str) -> _Facts:
-    text = P.first_person(text.strip())
+    text = P.first_person(text.strip()[:MAX_JUDGED])
     folded = _fold(text)
     tokens = _tokens(_drop_fillers(folded))
     replacement = None
