@@ -23,9 +23,10 @@ def r(n: int, alphabet: str = ALNUM) -> str:
     """``n`` random characters; always holds a digit and a letter when the alphabet has both."""
     while True:
         s = "".join(_rng.choice(alphabet) for _ in range(n))
-        if n < 4 or not (set(alphabet) & set(string.digits)) or any(c.isdigit() for c in s):
-            if n < 4 or not (set(alphabet) & set(string.ascii_letters)) or any(c.isalpha() for c in s):
-                return s
+        digit = not set(alphabet) & set(string.digits) or any(c.isdigit() for c in s)
+        letter = not set(alphabet) & set(string.ascii_letters) or any(c.isalpha() for c in s)
+        if n < 4 or (digit and letter):
+            return s
 
 
 def _p(*parts: str) -> str:

@@ -33,7 +33,10 @@ def test_the_near_miss_is_kept(name, kind, text, secret, near):
     [
         ({"db_password": "hunter2"}, {"db_password": "[REDACTED:password]"}),
         ({"PGPASSWORD": 1234}, {"PGPASSWORD": "[REDACTED:password]"}),
-        ({"apiKey": "x", "max_tokens": 5, "is_secret": True}, {"apiKey": "[REDACTED:password]", "max_tokens": 5, "is_secret": True}),
+        (
+            {"apiKey": "x", "max_tokens": 5, "is_secret": True},
+            {"apiKey": "[REDACTED:password]", "max_tokens": 5, "is_secret": True},
+        ),
         ({"env": {"X-Auth-Token": "abc"}}, {"env": {"X-Auth-Token": "[REDACTED:password]"}}),
         ({"note": "password=hunter2"}, {"note": "password=[REDACTED:password]"}),
         (["ok", {"secret": ""}], ["ok", {"secret": ""}]),

@@ -21,7 +21,10 @@ def _coding_session(secret_command: str) -> list[dict]:
     call = {
         "id": "c1",
         "type": "function",
-        "function": {"name": "bash", "arguments": {"command": secret_command, "env": {"DB_PASSWORD": "Zq8-env"}}},
+        "function": {
+            "name": "bash",
+            "arguments": {"command": secret_command, "env": {"DB_PASSWORD": "Zq8-env"}},
+        },
     }
     return [
         {"role": "user", "content": "psql 连接报错 FATAL: password authentication failed"},
@@ -35,10 +38,16 @@ async def test_no_format_reaches_the_store_files(storage_dir, tmp_path):
     async with MemoryClient(storage_dir=storage_dir, embed=HashEmbedder(), cwd=tmp_path) as client:
         for i, (name, _, text, _, _) in enumerate(ROWS):
             if i % 2:
-                await client.memorize(f"{name}: {text}", metadata={"note": text, "api_key": f"Kk{i}-meta"})
+                await client.memorize(
+                    f"{name}: {text}", metadata={"note": text, "api_key": f"Kk{i}-meta"}
+                )
             else:
-                await client.add(f"note {i}: {text}", user_id="alice", metadata={"db_password": f"Pw{i}-meta"})
-        result = await client.add(messages=_coding_session("PGPASSWORD=Xk9pQ2zz psql -h db app"), user_id="alice")
+                await client.add(
+                    f"note {i}: {text}", user_id="alice", metadata={"db_password": f"Pw{i}-meta"}
+                )
+        result = await client.add(
+            messages=_coding_session("PGPASSWORD=Xk9pQ2zz psql -h db app"), user_id="alice"
+        )
         assert result.scene == "coding" and result.procedure_ids
         procedure = await client.get(result.procedure_ids[0], user_id="alice")
         stored = await client.get(result.raw_ids[0], user_id="alice")
@@ -55,7 +64,9 @@ async def test_no_format_reaches_the_store_files(storage_dir, tmp_path):
 
 
 async def test_metadata_comes_back_redacted(client):
-    r = await client.memorize("the staging database is pg-2", metadata={"db_password": "hunter2x", "env": "staging"})
+    r = await client.memorize(
+        "the staging database is pg-2", metadata={"db_password": "hunter2x", "env": "staging"}
+    )
     atom = await client.get(r.atom_id)
     assert atom.metadata == {"db_password": "[REDACTED:password]", "env": "staging"}
 

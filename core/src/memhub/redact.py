@@ -44,6 +44,7 @@ _QUOTE_PAIRS = {'"': '"', "'": "'", "“": "”", "「": "」"}
 # Full-width ASCII (U+FF01-FF5E) and the ideographic space, one character for one, so
 # the spans found in the folded text are the spans of the original.
 _FOLD = {0xFF01 + i: 0x21 + i for i in range(94)} | {0x3000: 0x20}
+_FULL_WIDTH = re.compile("[\uff01-\uff5e\u3000]")
 # Mapping keys that name a credential, compared lower-cased without separators by their
 # ending: "db_password", "apiKey", "X-Auth-Token", "PGPASSWORD" ("max_tokens" is not one).
 _SECRET_NAMES = (
@@ -91,7 +92,7 @@ def redact(text: str) -> Redaction:
         >>> redact("my password is swordfish, 数据库密码是 Pg_2024").text
         'my password is [REDACTED:password], 数据库密码是 [REDACTED:password]'
     """
-    folded = text.translate(_FOLD)
+    folded = text.translate(_FOLD) if _FULL_WIDTH.search(text) else text
     lowered = folded.lower()
     # Accepted spans, sorted and non-overlapping. Existing markers are reserved (kind
     # None) so nothing inside or around them is redacted twice.

@@ -4,7 +4,9 @@
 
     {"keys": [{"id": "k_3f9a…", "tenant": "acme", "sha256": "…", "created_at": "…"}]}
 
-A key is shown once, by ``memhub keys create --tenant acme``. The file is re-read
+A key is shown once, by ``memhub keys create --tenant acme``. An operator's key,
+``memhub keys create --tenant ops --admin``, may also run store-wide maintenance
+(``POST /v1/hmg/purge``), which no tenant's key can. The file is re-read
 when it changes, so keys created or revoked while the server runs apply at once.
 A file that cannot be read, an entry without a valid ``sha256`` or a tenant name
 outside ``TENANT_PATTERN`` is a ``KeyFileError``: the server refuses to start, and a
@@ -43,6 +45,10 @@ class Authenticator(Protocol):
     """What the service asks of its key store: the tenant of a bearer token, or ``None``."""
 
     def tenant_for(self, token: str) -> str | None: ...
+
+    def is_admin(self, token: str) -> bool:
+        """Whether ``token`` may run store-wide maintenance (purge) for every tenant."""
+        ...
 
 
 def _digest(token: str) -> str:
@@ -86,12 +92,16 @@ class SingleToken:
     def tenant_for(self, token: str) -> str | None:
         return self.tenant if hmac.compare_digest(_digest(token), self._digest) else None
 
+    def is_admin(self, token: str) -> bool:
+        return self.tenant_for(token) is not None  # the hub's one user owns the whole store
+
 
 @dataclass(frozen=True)
 class KeyInfo:
     id: str
     tenant: str
     created_at: str
+    admin: bool = False
 
 
 class KeyStore:
@@ -139,7 +149,9 @@ class KeyStore:
         if seen == self._seen:
             return
         self._by_digest = {
-            e["sha256"]: KeyInfo(id=e["id"], tenant=e["tenant"], created_at=e.get("created_at", ""))
+            e["sha256"]: KeyInfo(
+                id=e["id"], tenant=e["tenant"], created_at=e.get("created_at", ""), admin=e.get("admin") is True
+            )
             for e in self._entries()
         }
         self._seen = seen
@@ -151,19 +163,27 @@ class KeyStore:
         )  # a lookup by hash leaks nothing about other keys
         return info.tenant if info else None
 
+    def is_admin(self, token: str) -> bool:
+        self._reload()
+        info = self._by_digest.get(_digest(token))
+        return bool(info and info.admin)
+
     def list_keys(self) -> list[KeyInfo]:
         self._reload()
         return sorted(self._by_digest.values(), key=lambda k: k.created_at)
 
-    def create(self, tenant: str) -> tuple[str, KeyInfo]:
-        """A new random key for ``tenant``; only its hash is stored. Returns the key (shown once)."""
+    def create(self, tenant: str, *, admin: bool = False) -> tuple[str, KeyInfo]:
+        """A new random key for ``tenant``; only its hash is stored. Returns the key (shown once).
+
+        ``admin`` keys may also purge the whole store (see the module docstring).
+        """
         if not TENANT_PATTERN.match(tenant):
             raise InvalidInputError(
                 "tenant must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
             )
         key = KEY_PREFIX + secrets.token_urlsafe(32)
         info = KeyInfo(id="k_" + secrets.token_hex(6), tenant=tenant,
-                       created_at=datetime.now(UTC).isoformat(timespec="seconds"))  # fmt: skip
+                       created_at=datetime.now(UTC).isoformat(timespec="seconds"), admin=admin)  # fmt: skip
         self._save([*self._entries(), {**vars(info), "sha256": _digest(key)}])
         return key, info
 

@@ -61,6 +61,11 @@ def register(add: AddCommand) -> None:
     p.add_argument(
         "key_id", nargs="?", metavar="KEY_ID", help="the key to revoke (see `memhub keys list`)"
     )
+    p.add_argument(
+        "--admin",
+        action="store_true",
+        help="create: an operator's key, which may also purge the whole store",
+    )
     # `--tenant` is a global option of the memhub command: create reads it from there.
 
 
@@ -208,7 +213,7 @@ async def _keys(inv: Invocation) -> None:
         tenant = getattr(a, "tenant", None)
         if not tenant:
             raise UsageError("keys create needs --tenant NAME")
-        key, created = keys.create(tenant)
+        key, created = keys.create(tenant, admin=bool(getattr(a, "admin", False)))
         if inv.json:
             inv.emit({"id": created.id, "tenant": created.tenant, "key": key}, render.to_json)
         else:

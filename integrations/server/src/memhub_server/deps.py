@@ -41,6 +41,29 @@ def require_tenant(
 Tenant = Annotated[str, Depends(require_tenant)]
 
 
+def require_admin(
+    request: Request,
+    tenant: Tenant,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str:
+    """An operator's key (``memhub keys create --admin``); 403 for a tenant's own key.
+
+    Store-wide maintenance (``purge`` rewrites every tenant's data and blocks every
+    tenant's writes while it runs) is not a tenant's to start on a shared server.
+    """
+    auth: Authenticator = request.app.state.auth
+    if credentials is None or not auth.is_admin(credentials.credentials):
+        raise HTTPException(
+            403,
+            "purge rewrites the whole shared store: it needs an operator's key "
+            "(memhub keys create --admin). A tenant erases its users with DELETE /v1/users/{user_id}.",
+        )
+    return tenant
+
+
+Admin = Annotated[str, Depends(require_admin)]
+
+
 def service(request: Request) -> MemoryService:
     return request.app.state.service
 

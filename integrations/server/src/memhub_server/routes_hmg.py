@@ -23,7 +23,7 @@ from memhub.models import (
     SessionContext,
     Stats,
 )
-from memhub_server.deps import Client
+from memhub_server.deps import Admin, Client
 from memhub_server.schemas import (
     MAX_ID,
     CorrectRequest,
@@ -97,9 +97,17 @@ async def stats(scope: Annotated[ScopeQuery, Query()], client: Client) -> Stats:
     return await client.stats(**scope.scope())
 
 
-@router.post("/purge", response_model=PurgeResult, summary="erase governed content from disk")
-async def purge(client: Client) -> PurgeResult:
-    """Rewrites the store so sealed and tombstoned content is physically gone (may take a while)."""
+@router.post(
+    "/purge", response_model=PurgeResult, summary="erase governed content from disk (operator key)"
+)
+async def purge(_: Admin, client: Client) -> PurgeResult:
+    """Rewrites the store so sealed and tombstoned content is physically gone (may take a while).
+
+    The store is shared by every tenant, so this needs an operator's key (``memhub keys
+    create --admin``); a tenant's key gets 403. A tenant erases its own users with
+    ``DELETE /v1/users/{user_id}`` (``forget_user``): their text is gone from every answer
+    at once, and from the files on disk at the operator's next purge.
+    """
     await client.purge()
     return PurgeResult()
 
