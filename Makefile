@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(PY) bench/procedure_bench.py
 	$(PY) bench/langgraph_bench.py
 	$(PY) bench/server_load.py --quick
+	$(PY) bench/adversarial_bench.py
 	$(PY) bench/inspector_bench.py
 	$(PY) bench/transfer_bench.py
 

@@ -180,3 +180,15 @@ def test_the_hub_link_with_its_token_signs_in(hub) -> None:
         response = browser.get(f"/ui/?token={hub.token}")
         assert response.status_code == 303 and response.headers["location"] == "/ui/"
         assert "Overview" in browser.get("/ui/").text
+
+
+def test_only_an_operator_purges_from_the_inspector(server, alice) -> None:
+    browser, ids, _ = alice
+    csrf = csrf_of(browser.get(f"/ui/memory/{ids['db']}").text)
+    refused = browser.post("/ui/actions/apply", data={"action": "purge", "csrf": csrf})
+    assert refused.status_code == 400 and "operator" in refused.text
+    http, tenants = server
+    operator_key, _ = tenants.keys.create("ops", admin=True)
+    operator = signed_in(http, operator_key)
+    csrf = csrf_of(operator.get("/ui/").text)
+    assert operator.post("/ui/actions/apply", data={"action": "purge", "csrf": csrf}).status_code == 200

@@ -12,6 +12,7 @@ Example:
 
 from __future__ import annotations
 
+import asyncio
 import re
 import unicodedata
 from collections.abc import Set
@@ -264,7 +265,8 @@ class HeuristicExtractor:
     """Rule-based :class:`~memhub.providers.types.Extractor`; see :func:`extract_candidates`."""
 
     async def extract(self, messages: list[Message]) -> list[Candidate]:
-        return extract_candidates(messages)
+        # Rules over up to 1 MiB of text: off the event loop, so other requests go on meanwhile.
+        return await asyncio.to_thread(extract_candidates, messages)
 
 
 # -- Judge ---------------------------------------------------------------------------------
@@ -492,4 +494,4 @@ class HeuristicJudge:
     """Costs nothing per call, so the write path may show it weaker neighbours too."""
 
     async def judge(self, items: list[JudgeItem]) -> list[Verdict]:
-        return [judge_item(item) for item in items]
+        return await asyncio.to_thread(lambda: [judge_item(item) for item in items])

@@ -133,6 +133,11 @@ async def apply(request: Request, session: SessionDep, submitted: Submitted) -> 
     form, csrf = submitted
     check_csrf(session, csrf)
     try:
+        if form.action == "purge" and not session.admin:
+            raise InvalidInputError(
+                "purge rewrites the whole shared store: sign in with an operator's key "
+                "(memhub keys create --admin)"
+            )
         atom = await _target(request, session, form)
         client = await request.app.state.service.client(session.tenant)
         result = await _run(client, form, atom)

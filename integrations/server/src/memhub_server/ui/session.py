@@ -37,6 +37,8 @@ class StaleForm(Exception):
 @dataclass
 class Session:
     tenant: str
+    admin: bool = False
+    """Signed in with an operator's key: may purge the shared store."""
     csrf: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     started: float = field(default_factory=time.monotonic)
 
@@ -54,7 +56,7 @@ class Sessions:
         if tenant is None:
             return None
         sid = secrets.token_urlsafe(32)
-        self._by_id[sid] = session = Session(tenant)
+        self._by_id[sid] = session = Session(tenant, admin=self.auth.is_admin(key))
         while len(self._by_id) > MAX_SESSIONS:
             self._by_id.popitem(last=False)
         return sid, session
