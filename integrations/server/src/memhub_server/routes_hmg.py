@@ -24,6 +24,7 @@ from memhub.models import (
     Stats,
 )
 from memhub_server.deps import Admin, Client
+from memhub_server.errors import ErrorResponse
 from memhub_server.schemas import (
     MAX_ID,
     CorrectRequest,
@@ -98,7 +99,10 @@ async def stats(scope: Annotated[ScopeQuery, Query()], client: Client) -> Stats:
 
 
 @router.post(
-    "/purge", response_model=PurgeResult, summary="erase governed content from disk (operator key)"
+    "/purge",
+    response_model=PurgeResult,
+    summary="erase governed content from disk (operator key)",
+    responses={403: {"model": ErrorResponse, "description": "a tenant's key: purge needs an operator's"}},
 )
 async def purge(_: Admin, client: Client) -> PurgeResult:
     """Rewrites the store so sealed and tombstoned content is physically gone (may take a while).
