@@ -195,7 +195,9 @@ ABOUT_SOMEONE = _rx(
     flags=_I,
 )
 SPECIFIC = re.compile(
-    r"\d|(?<=[\w,;:] )[A-Z][\w.+#-]*|[A-Za-z]{2,}(?=[^A-Za-z]*[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])\s*[A-Za-z]{2,}"
+    # a Latin word starts once, where its run starts: a long run is scanned once, not per letter
+    r"\d|(?<=[\w,;:] )[A-Z][\w.+#-]*|(?<![A-Za-z])[A-Za-z]{2,}(?=[^A-Za-z]*[\u4e00-\u9fff])"
+    r"|(?<=[\u4e00-\u9fff])\s*[A-Za-z]{2,}"
 )
 
 # -- Layer and time cues ---------------------------------------------------------------
