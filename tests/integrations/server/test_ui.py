@@ -192,3 +192,16 @@ def test_only_an_operator_purges_from_the_inspector(server, alice) -> None:
     operator = signed_in(http, operator_key)
     csrf = csrf_of(operator.get("/ui/").text)
     assert operator.post("/ui/actions/apply", data={"action": "purge", "csrf": csrf}).status_code == 200
+
+
+def test_a_history_shows_the_raw_turns_a_memory_came_from(server, uid) -> None:
+    http, tenants = server
+    said = f"I live in Lisbon and my name is {uid}"
+    body = {"messages": [{"role": "user", "content": said}], "user_id": uid}
+    written = http.post(
+        "/v1/memories/", json=body, headers={"Authorization": f"Bearer {tenants.a}"}
+    )
+    extracted = [d["memory_id"] for d in written.json()["decisions"] if d["memory_id"]]
+    assert extracted, written.json()
+    page = signed_in(http, tenants.a).get(f"/ui/memory/{extracted[0]}").text
+    assert said in page[page.index('id="raw"') :]
