@@ -120,7 +120,7 @@ def next_link(html: str) -> str | None:
 
 def run(url: str, key: str, requests: int) -> dict[str, list[float]]:
     rng = random.Random(5)
-    out: dict[str, list[float]] = {"memories": [], "memories deep": [], "search": []}
+    out: dict[str, list[float]] = {"memories list": [], "memories deep": [], "search": []}
     with httpx.Client(base_url=url, timeout=120, follow_redirects=True) as http:
         signed = http.post("/ui/login", data={"key": key}, follow_redirects=False)
         assert signed.status_code == 303, signed.text
@@ -143,7 +143,7 @@ def run(url: str, key: str, requests: int) -> dict[str, list[float]]:
             template, values = lists[i % len(lists)]
             path = template.format(rng.randrange(values))
             ms, html = timed(http, path)
-            out["memories"].append(ms)
+            out["memories list"].append(ms)
             for _ in range(2):  # two pages further down the same list
                 link = next_link(html)
                 if link is None:

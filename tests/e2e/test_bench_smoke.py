@@ -41,3 +41,10 @@ def test_procedure_bench_finds_procedures(tmp_path):
 def test_madial_bench_runs_on_one_language(tmp_path):
     out = _run([str(ROOT / "bench/madial_bench.py"), str(MADIAL), "--lang", "en"], tmp_path, timeout=600)
     assert "en   conversation" in out
+
+
+@pytest.mark.enable_socket
+@pytest.mark.network
+def test_inspector_bench_times_the_pages(tmp_path):
+    out = _run([str(ROOT / "bench/inspector_bench.py"), "--n", "600", "--requests", "6"], tmp_path)
+    assert "memories list" in out and "search" in out and "MISS" not in out
