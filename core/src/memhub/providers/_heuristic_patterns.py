@@ -501,7 +501,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
          rf"最(?:喜欢|爱)的(?P<slot>[{CJK}A-Za-z]{{1,6}}?)(?:现在)?(?:是|就是|变成了?|改成了?|换成了?)了?\s*{_ZH_VAL}",
          rf"最(?:喜欢|爱)(?:用|吃|喝|看|听|玩|的是)?\s*{_ZH_VAL}",
          rf"(?i:\bmy\s+(?:favou?rite|preferred))\s+(?P<slot>[A-Za-z]+(?:\s+[A-Za-z]+)?)\s+"
-         rf"(?i:is|are|has\s+changed\s+to|changed\s+to)\s+(?:now\s+)?{_EN_PHRASE}"),
+         rf"(?i:is|are|has\s+changed\s+to|changed\s+to)\s+(?:now\s+)?{_EN_PHRASE}",
+         needs_slot=True),
     _row("preference", "preference_change",
          rf"(?:更(?:喜欢|爱)|偏好|偏爱|首选)(?:用|吃|喝|看|听|玩|的是)?\s*{_ZH_VAL}",
          rf"(?i:\bI\s+(?:now\s+|still\s+|really\s+)?prefer)\s+{_EN_PHRASE}",

@@ -125,6 +125,22 @@ def _is_talk(text: str) -> bool:
     )
 
 
+def _size(text: str) -> int:
+    """Words, counting two CJK characters as one."""
+    return len(_WORD.findall(_CJK_RUN.sub(" ", text.lower()))) + sum(
+        len(run) for run in _CJK_RUN.findall(text)
+    ) // 2
+
+
+# Talk that is not a fact is short ("hold that thought", "下一个问题"); a longer statement
+# with no "I" in it is a narrative ("Bart won first prize at the sports festival …").
+SHORT_TALK = 6
+
+
+def _worth_keeping(text: str) -> bool:
+    return _size(text) > SHORT_TALK or _about_the_user(text)
+
+
 def _about_the_user(text: str) -> bool:
     """Says who (I, we, my sister, 我, 团队) or names something specific (a number, a name, a
     time, a product): "下一个问题", "hold that thought" and "不是这样的" do neither."""
@@ -202,7 +218,12 @@ def _statements(body: str, terminator: str) -> list[str]:
         clauses = clauses[taken_back[-1] + 1 :]
         body = ("，" if _CJK_RUN.search(body) else ", ").join(clauses)
     lead = 0  # "Just so you know, …", "跟你说过的，…": a lead-in that says nothing itself
-    while lead < len(clauses) - 1 and not _about_the_user(clauses[lead]):
+    while (
+        lead < len(clauses) - 1
+        and _size(clauses[lead]) <= 4
+        and not _about_the_user(clauses[lead])
+        and _OWN_SUBJECT.match(clauses[lead + 1].strip())
+    ):
         lead += 1
     if lead:
         clauses = clauses[lead:]
@@ -254,7 +275,7 @@ def extract_candidates(messages: list[Message]) -> list[Candidate]:
             if len(body) > MAX_SENTENCE:
                 continue
             for text in _statements(body, terminator):
-                if not _too_short(text) and _about_the_user(text):
+                if not _too_short(text) and _worth_keeping(text):
                     ids = found.setdefault(_key(text), (text, []))[1]
                     if message.id and message.id not in ids:
                         ids.append(message.id)
