@@ -1,8 +1,8 @@
 """Stories for the write path, in Chinese and English: what the memory must hold afterwards.
 
 Each story is a list of user messages, one ``add`` each. ``tests/core/test_write_scenarios.py``
-runs every story twice: all steps in one session, and one session per step (how an adapter
-with one thread per conversation writes). After the last step:
+runs every story of several steps twice: all steps in one session, and one session per step
+(how an adapter with one thread per conversation writes). After the last step:
 
 - ``change``: a current memory says ``now``; no current memory says ``stale`` (it stays in
   the evolution chain), and a search for ``query`` shows no stale value in its top 3.
