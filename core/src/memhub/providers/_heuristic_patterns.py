@@ -468,7 +468,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     _row("residence", "location_change",
          rf"(?:住在|住|定居在?|生活在|搬到了?|搬去了?|搬来了?|搬家到了?|家在)\s*{_ZH_PLACE}",
          rf"(?i:\bI\s+(?:now\s+|currently\s+|still\s+)?(?:live|am\s+living|'m\s+living|reside)\s+in"
-         rf"|\bI(?:'m|\s+am)\s+(?:now\s+)?based\s+in|\bmy\s+(?:home|house|apartment|flat|place)\s+is\s+in"
+         rf"|\bI(?:'m|\s+am)\s+(?:now\s+)?based\s+in|\bmy\s+home\s+is\s+in"
          rf"|(?:moved|relocated|move|relocate|moving|"
          rf"relocating)\s+to)\s+{_EN_PROPER}",
          stateful=True),
