@@ -11,7 +11,7 @@ import asyncio
 import re
 from typing import Any
 
-from memhub.engine import conversation, procedure_write, procedures
+from memhub.engine import procedure_write, procedures
 from memhub.engine.core import Engine
 from memhub.engine.digest import mark_pending
 from memhub.engine.filters import reconciling
@@ -176,13 +176,9 @@ async def _store_raw(engine: Engine, turns: list[Turn], scope: Scope, metadata, 
         for t in turns
     ]
     # Raw turns only: the vectors of extracted memories are also the judge's similarity
-    # space (neighbours, duplicates), which a date would shift. Each turn is indexed with
-    # the turn before it (memhub.engine.conversation); its content stays its own.
-    when = [p.get("occurred_at") for p in payloads]
-    own = [dated_text(t.content, w) for t, w in zip(turns, when, strict=True)]
-    context = conversation.with_previous([t.content for t in turns])
-    vectors = conversation.in_context(await engine.embedder.embed_passages(own))
-    await engine.insert(payloads, [dated_text(c, w) for c, w in zip(context, when, strict=True)], vectors)
+    # space (neighbours, duplicates), which a date would shift.
+    texts = [dated_text(t.content, p.get("occurred_at")) for t, p in zip(turns, payloads, strict=True)]
+    await engine.insert(payloads, texts)
     return payloads
 
 
