@@ -70,12 +70,13 @@ async def test_purge_leaves_no_byte_of_sealed_content_on_disk(tmp_path):
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
         for i in range(30):
             await client.memorize(f"ordinary fact {i} worth keeping")
-        leak = await client.memorize(f"the vault passphrase is {secret} keep it")
-        written = await client.add(content=f"my vault passphrase is {secret}", user_id="alice")
-        await client.govern(leak.atom_id, "derive_lesson", "secret", lesson_content="never store vault passphrases")
+        # a location, not a credential phrase: "passphrase is X" would be redacted before storing
+        leak = await client.memorize(f"the vault location is {secret} keep it")
+        written = await client.add(content=f"my vault location is {secret}", user_id="alice")
+        await client.govern(leak.atom_id, "derive_lesson", "secret", lesson_content="never store vault locations")
         # sealing the extracted fact also seals the raw turn it came from
         await client.govern(written.decisions[0].memory_id, "seal", "secret", user_id="alice")
-        assert (await client.search_conversation("vault passphrase", user_id="alice")).turns == []
+        assert (await client.search_conversation("vault location", user_id="alice")).turns == []
         assert files_containing(store, secret.encode()), "the secret should still be on disk before purge"
         await client.purge()
         assert files_containing(store, secret.encode()) == []
