@@ -20,7 +20,8 @@ async def test_a_growing_store_gets_its_vector_index_without_an_explicit_optimiz
                                                         {"layer": "fact"}, v.tolist())
                                             for i, v in enumerate(vectors)])  # fmt: skip
             written += 500
-        info = store._shard("memories").info()
+        # on the store's worker, so behind the index build the writes queued there
+        info = await store._run(lambda: store._shard("memories").info())
         assert info.points_count == written
         assert info.indexed_vectors_count >= written // 2  # built in passing, by the writes themselves
     finally:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +12,7 @@ from memhub.config import Settings
 from memhub.embed._fair import caller as embed_caller
 from memhub.embed.base import Embedder
 from memhub.engine import digest as digest_ops
-from memhub.engine import erase, hmg, read, transfer, write
+from memhub.engine import erase, hmg, read, shared, transfer, write
 from memhub.engine.core import Engine, acting_tenant
 from memhub.errors import InvalidInputError, StoreLockedError
 from memhub.models import (
@@ -79,15 +78,14 @@ def _apps(app_ids: list[str] | None) -> list[str] | None:
 
 
 def _hub_aware(operation: _Op) -> _Op:
-    """Run ``operation`` here, or on the local hub when ``open`` found the store held by one.
+    """Run ``operation`` on the engine's owner loop, here or on the local hub when
+    ``open`` found the store held by one (see ``memhub.engine.owner``).
 
-    Embeddings made on the way are queued under the client's tenant (``embed._fair``).
+    Embeddings made on the way are queued under the client's tenant (``embed._fair``);
+    the context is set on the owner loop, where the operation runs.
     """
 
-    @functools.wraps(operation)
-    async def run(self: MemoryClient, *args: Any, **kwargs: Any) -> Any:
-        if self._remote is None and not self.engine._opened:
-            await self.open()
+    async def dispatch(self: MemoryClient, args: tuple, kwargs: dict[str, Any]) -> Any:
         if self._remote is not None:
             return await getattr(self._remote, operation.__name__)(*args, **kwargs)
         tokens = embed_caller.set(self.scope.tenant), acting_tenant.set(self.scope.tenant)
@@ -96,6 +94,12 @@ def _hub_aware(operation: _Op) -> _Op:
         finally:
             embed_caller.reset(tokens[0])
             acting_tenant.reset(tokens[1])
+
+    @functools.wraps(operation)
+    async def run(self: MemoryClient, *args: Any, **kwargs: Any) -> Any:
+        if self._remote is None and not self.engine._opened:
+            await self.open()
+        return await self.engine.owner.call(dispatch(self, args, kwargs))
 
     return cast(_Op, run)
 
@@ -150,6 +154,10 @@ class MemoryClient:
             settings = settings.model_copy(update={k: v for k, v in overrides.items() if v is not None})
         self.settings = settings
         self._owns_engine = engine is None
+        self._shared = engine is None and store is None and not settings.qdrant_url
+        if self._shared:
+            # one engine per store folder in this process (memhub.engine.shared)
+            engine = shared.acquire(Path(settings.storage_dir), lambda: build_embedder(settings), embed)
         self.engine = engine or Engine(store or build_store(settings), embed or build_embedder(settings))
         self._llm, self._jev = llm, jev
         self._roles: tuple | None = None
@@ -159,15 +167,23 @@ class MemoryClient:
             inferred = {k: v for k, v in git_scope(cwd).items() if k != "workspace"}
             scope = Scope(tenant=settings.tenant, app_id=settings.default_app_id).with_(**inferred)
         self.scope = scope
-        self._open_lock = asyncio.Lock()
         self._remote: RemoteClient | None = None
+        self._closed = False
 
     async def open(self) -> MemoryClient:
         """Open the store (done on first use; call it to surface errors early).
 
         A store held by a running local hub is reached through the hub (see the class docstring).
         """
-        async with self._open_lock:
+        try:
+            await self.engine.owner.call(self._open())
+        except BaseException:
+            await self.aclose()  # a client that cannot open holds nothing
+            raise
+        return self
+
+    async def _open(self) -> None:
+        async with self.engine.owner.lock("client-open"):
             if self._remote is None:
                 try:
                     await self.engine.open()
@@ -177,13 +193,16 @@ class MemoryClient:
                     self._remote = await connect_hub(getattr(self.engine.store, "path", None), self.scope)
                     if self._remote is None:
                         raise
-        return self
 
     async def aclose(self) -> None:
+        """Close the client; the engine closes with the last client of its store folder."""
         if self._remote is not None:
             remote, self._remote = self._remote, None
-            await remote.aclose()
-        elif self._owns_engine:
+            await self.engine.owner.call(remote.aclose())
+        if self._closed or not self._owns_engine:
+            return
+        self._closed = True
+        if not self._shared or shared.release(self.engine):
             await self.engine.close()
 
     async def __aenter__(self) -> MemoryClient:

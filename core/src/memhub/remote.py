@@ -15,11 +15,9 @@ The local hub (``memhub serve``) announces itself in ``<storage_dir>/hub.json``
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import json
 import os
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +27,7 @@ import httpx
 
 from memhub import _transfer, errors
 from memhub.engine import jsonl, transfer
+from memhub.engine.owner import Owner
 from memhub.errors import InvalidInputError, MemHubError, StoreLockedError
 from memhub.models import (
     ConversationResult,
@@ -567,20 +566,25 @@ class SyncRemoteClient(SyncMemoryClient):
         timeout: float = 30.0,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        # The loop plumbing of SyncMemoryClient (whose one-line methods we inherit) around a RemoteClient.
+        # The plumbing of SyncMemoryClient (whose one-line methods we inherit) around a
+        # RemoteClient, on a private owner loop (its HTTP pool belongs to that loop).
         self._check_loop()
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(
-            target=self._loop.run_forever, name="memhub-sync-remote", daemon=True
-        )
-        self._thread.start()
+        self._owner = Owner("memhub-sync-remote")
+        self._closed = False
         self._client = RemoteClient(base_url, api_key, scope=scope, cwd=cwd, timeout=timeout,  # type: ignore[assignment]
                                     transport=transport)  # fmt: skip
         try:
             self._run(self._client.open())
         except BaseException:
-            self._stop()
+            self._closed = True
+            self._shutdown()
             raise
+
+    def _shutdown(self) -> None:
+        try:
+            self._owner.call_sync(self._client.aclose())
+        finally:
+            self._owner.stop()
 
     @property
     def settings(self) -> Any:

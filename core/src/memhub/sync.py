@@ -1,13 +1,13 @@
 """``SyncMemoryClient``: the same API for scripts, on one background event loop.
 
-Each method submits the async client's coroutine to a private loop thread, so a
-reused instance performs like ``MemoryClient``. No logic lives here.
+Each method submits the async client's coroutine to the engine's owner loop
+(``memhub.engine.owner``) and waits for it, so sync and async callers of one
+store, in any thread, meet on one loop. No logic lives here.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Coroutine
 from concurrent.futures import Future
 from pathlib import Path
@@ -66,14 +66,14 @@ class SyncMemoryClient:
         cwd: str | Path | None = None,
     ) -> None:
         self._check_loop()
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="memhub-sync", daemon=True)
-        self._thread.start()
         self._client = MemoryClient(mode, storage_dir, settings, embed, llm, jev, store=store, cwd=cwd)
+        self._owner = self._client.engine.owner
+        self._closed = False
         try:
             self._run(self._client.open())
         except BaseException:
-            self._stop()
+            self._closed = True
+            self._shutdown()
             raise
 
     @property
@@ -86,15 +86,16 @@ class SyncMemoryClient:
         return self._client
 
     def submit(self, coro: Coroutine[Any, Any, T]) -> Future[T]:
-        """Schedule ``coro`` (a call on ``async_client``) on this client's loop thread.
+        """Schedule ``coro`` (a call on ``async_client``) on the engine's owner loop.
 
         For code that already runs an event loop and holds a ``SyncMemoryClient``:
-        ``await asyncio.wrap_future(client.submit(client.async_client.search(...)))``.
+        ``await asyncio.wrap_future(client.submit(client.async_client.search(...)))``
+        (or simply ``await client.async_client.search(...)``, which goes there too).
         """
-        if self._loop.is_closed():
+        if self._closed:
             coro.close()
             raise UsageError("this SyncMemoryClient is closed")
-        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+        return self._owner.submit(coro)
 
     @staticmethod
     def _check_loop() -> None:
@@ -113,20 +114,20 @@ class SyncMemoryClient:
         except UsageError:
             coro.close()
             raise
-        if self._loop.is_closed():
+        if self._closed:
             coro.close()
             raise UsageError("this SyncMemoryClient is closed")
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+        return self._owner.call_sync(coro)
 
-    def _stop(self) -> None:
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join()
-        self._loop.close()
+    def _shutdown(self) -> None:
+        # from this thread's own short loop: aclose waits for the owner and then stops it
+        asyncio.run(self._client.aclose())
 
     def close(self) -> None:
-        if not self._loop.is_closed():
-            self._run(self._client.aclose())
-            self._stop()
+        if not self._closed:
+            self._check_loop()
+            self._closed = True
+            self._shutdown()
 
     def __enter__(self) -> SyncMemoryClient:
         return self

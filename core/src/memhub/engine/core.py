@@ -17,6 +17,7 @@ from typing import Any
 from memhub.embed.base import Embedder
 from memhub.embed.bm25 import Bm25Encoder
 from memhub.engine.access import ACCESS_KEY, access_keys, owned
+from memhub.engine.owner import Owner
 from memhub.engine.records import now
 from memhub.errors import ConflictError, EmbedderMismatchError, NotFoundError
 from memhub.ids import from_point_id, to_point_id
@@ -50,6 +51,10 @@ class Engine:
         store: an opened-on-demand ``MemoryStore`` (``EdgeStore`` or ``QdrantServerStore``).
         embedder: the dense embedder; its ``name`` and ``dim`` are pinned in the store.
         actor: who is recorded as ``by`` in the audit log for this client's changes.
+
+    The engine lives on its ``owner`` loop (``memhub.engine.owner``): ``open`` and
+    ``close`` run there, and so does every client operation. ``write_lock`` is taken
+    only there, and never across a model call.
     """
 
     def __init__(self, store: MemoryStore, embedder: Embedder, *, actor: str = "agent", rrf_k: int = 2):
@@ -58,25 +63,43 @@ class Engine:
         self.bm25 = Bm25Encoder()
         self.actor = actor
         self.rrf_k = rrf_k
-        self.write_lock = asyncio.Lock()
+        self.owner = Owner()
         self._snapshot = 0
         self._tenant_snapshots: dict[str, int] = {}
         self._opened = False
 
     async def open(self) -> None:
-        if self._opened:
-            return
-        await self.store.open(self.embedder.dim)
-        try:
-            schema = await self._check_meta()
-            await self._recover()
-            await self._migrate(schema)
-        except BaseException:
-            await self.store.close()
-            raise
-        self._opened = True
+        """Open the store and finish interrupted operations (idempotent, on the owner loop)."""
+        if not self._opened:
+            await self.owner.call(self._open())
+
+    @property
+    def write_lock(self) -> asyncio.Lock:
+        """Serialises the apply step of writes; taken on the owner loop only."""
+        return self.owner.lock("write")
+
+    async def _open(self) -> None:
+        async with self.owner.lock("open"):
+            if self._opened:
+                return
+            await self.store.open(self.embedder.dim)
+            try:
+                schema = await self._check_meta()
+                await self._recover()
+                await self._migrate(schema)
+            except BaseException:
+                await self.store.close()
+                raise
+            self._opened = True
 
     async def close(self) -> None:
+        """Close the store and stop the owner thread (a later ``open`` starts a new one)."""
+        if not self.owner.running:
+            return
+        await self.owner.call(self._close())
+        self.owner.stop()
+
+    async def _close(self) -> None:
         if self._opened:
             self._opened = False
             await self.store.close()

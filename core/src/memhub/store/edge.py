@@ -1,8 +1,14 @@
 """``EdgeStore``: the embedded default, Qdrant Edge running inside this process.
 
-Each collection is one Edge shard in its own folder under ``storage_dir``. Edge
-calls are sub-millisecond, so they run on the caller's thread; only the slow
-maintenance calls (index building, compaction) go to a worker thread.
+Each collection is one Edge shard in its own folder under ``storage_dir``. Every
+call into the binding runs on one worker thread of the store, never on the
+engine's event loop: one thread keeps the binding's calls serial, and the loop
+stays free for the model calls and queries of other callers meanwhile.
+
+The binding holds the GIL while it works (measured: an ``optimize()`` of 10k
+384-d points took 7 s during which another Python thread ran once), so a long
+index build still pauses the process; it is never awaited by the write that
+triggers it, and ``close()`` finishes it.
 """
 
 from __future__ import annotations
@@ -13,7 +19,9 @@ import json
 import shutil
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import qdrant_edge as qe
@@ -37,6 +45,8 @@ from memhub.store.base import (
     Where,
 )
 from memhub.store.schema import COLLECTIONS, INDEXES
+
+T = TypeVar("T")
 
 _PAYLOAD_ONLY = "_none"  # Edge wants at least one vector; events and meta never use it
 # memories and meta are read by every open (embedder check, snapshot, recovery); the
@@ -197,10 +207,20 @@ class EdgeStore:
         self._vector_size = 0
         self._unoptimized = 0  # memories written since the last optimize()
         self._bulk = 0  # open bulk() blocks: no indexing in passing while > 0
+        self._worker: ThreadPoolExecutor | None = None
+
+    async def _run(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` on the store's worker thread (see the module docstring)."""
+        if self._worker is None:
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memhub-edge")
+        return await asyncio.get_running_loop().run_in_executor(self._worker, fn, *args)
 
     # -- lifecycle ---------------------------------------------------------------
 
     async def open(self, vector_size: int) -> None:
+        await self._run(self._open, vector_size)
+
+    def _open(self, vector_size: int) -> None:
         self._lock.acquire()
         try:
             self._vector_size = vector_size
@@ -269,6 +289,12 @@ class EdgeStore:
         self._shards.clear()
 
     async def close(self) -> None:
+        await self._run(self._close)
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.shutdown(wait=True)
+
+    def _close(self) -> None:
         if self._unoptimized and "memories" in self._shards:
             self._shards["memories"].optimize()
         if self._shards:
@@ -288,21 +314,30 @@ class EdgeStore:
         op = qe.UpdateOperation.upsert_points(
             [_to_point(p, keys) for p in points], condition=to_edge_filter(only_if, keys)
         )
-        self._shard(collection).update(op)
+        await self._run(self._update, collection, op)
         if collection == "memories":
             self._unoptimized += len(points)
             if self._unoptimized >= _OPTIMIZE_EVERY and not self._bulk:
                 self._unoptimized = 0
-                self._shard("memories").optimize()
+                # queued behind this write on the worker, not awaited by it
+                assert self._worker is not None
+                self._worker.submit(self._optimize)
+
+    def _update(self, collection: Collection, op: qe.UpdateOperation) -> None:
+        self._shard(collection).update(op)
+
+    def _optimize(self) -> None:
+        if "memories" in self._shards:
+            self._shards["memories"].optimize()
 
     async def delete(self, collection: Collection, ids: Sequence[str]) -> None:
         if ids:
-            self._shard(collection).update(qe.UpdateOperation.delete_points(list(ids)))
+            await self._run(self._update, collection, qe.UpdateOperation.delete_points(list(ids)))
 
     async def delete_vectors(self, ids: Sequence[str]) -> None:
         if ids:
             op = qe.UpdateOperation.delete_vectors(list(ids), [DENSE, BM25])
-            self._shard("memories").update(op)
+            await self._run(self._update, "memories", op)
 
     # -- reads -------------------------------------------------------------------
 
@@ -311,8 +346,12 @@ class EdgeStore:
     ) -> list[StoredPoint]:
         if not ids:
             return []
-        records = self._shard(collection).retrieve(list(ids), True, with_vectors)
-        return [_from_record(r, with_vectors) for r in records]
+
+        def retrieve() -> list[StoredPoint]:
+            records = self._shard(collection).retrieve(list(ids), True, with_vectors)
+            return [_from_record(r, with_vectors) for r in records]
+
+        return await self._run(retrieve)
 
     async def scroll(
         self,
@@ -328,22 +367,29 @@ class EdgeStore:
         if order_by:
             direction = qe.Direction.Desc if descending else qe.Direction.Asc
             order = qe.OrderBy(order_by, direction=direction)
-        records, next_offset = self._shard(collection).scroll(
-            qe.ScrollRequest(
-                offset=offset,
-                limit=limit,
-                filter=to_edge_filter(where, _KEYS[collection]),
-                with_payload=True,
-                with_vector=False,
-                order_by=order,
-            )
+        request = qe.ScrollRequest(
+            offset=offset,
+            limit=limit,
+            filter=to_edge_filter(where, _KEYS[collection]),
+            with_payload=True,
+            with_vector=False,
+            order_by=order,
         )
-        nxt = None if next_offset is None or order else _point_id(next_offset)
-        return [_from_record(r, False) for r in records], nxt
+
+        def scroll() -> tuple[list[StoredPoint], str | None]:
+            records, next_offset = self._shard(collection).scroll(request)
+            nxt = None if next_offset is None or order else _point_id(next_offset)
+            return [_from_record(r, False) for r in records], nxt
+
+        return await self._run(scroll)
 
     async def count(self, collection: Collection, where: Where | None = None) -> int:
-        flt = to_edge_filter(where, _KEYS[collection])
-        return self._shard(collection).count(qe.CountRequest(filter=flt, exact=True))
+        request = qe.CountRequest(filter=to_edge_filter(where, _KEYS[collection]), exact=True)
+        return await self._run(lambda: self._shard(collection).count(request))
+
+    def _query(self, request: qe.QueryRequest) -> list[ScoredPoint]:
+        hits = self._shard("memories").query(request)
+        return [ScoredPoint(_from_record(h, False), float(h.score)) for h in hits]
 
     async def facet(
         self, collection: Collection, key: str, where: Where | None = None, *, limit: int = 100
@@ -354,14 +400,13 @@ class EdgeStore:
         approximate: ~1 s); it is exact on small sets. Both run in a worker thread."""
         keys = _KEYS[collection]
         flt = to_edge_filter(where, keys)
-        shard = self._shard(collection)
         if key not in keys:
             request = qe.FacetRequest(key, limit=limit, exact=True, filter=flt)
-            hits = (await asyncio.to_thread(shard.facet, request)).hits
+            hits = (await self._run(lambda: self._shard(collection).facet(request))).hits
             found = [(h.value, int(h.count)) for h in hits]
         else:
             request = qe.FacetRequest(facets.FACETS, limit=1 << 30, exact=False, filter=flt)
-            hits = (await asyncio.to_thread(shard.facet, request)).hits
+            hits = (await self._run(lambda: self._shard(collection).facet(request))).hits
             values = [(facets.value_of(key, h.value), int(h.count)) for h in hits]
             found = [(v, n) for v, n in values if v is not None]
         found.sort(key=lambda f: (-f[1], str(f[0])))
@@ -392,8 +437,7 @@ class EdgeStore:
         # checking each condition twice per candidate (~15% of the query at 100k points).
         request = qe.QueryRequest(limit=limit, prefetches=prefetches, query=_fusion(rrf_k, weights, len(prefetches)),
                                    with_payload=True)  # fmt: skip
-        hits = self._shard("memories").query(request)
-        return [ScoredPoint(_from_record(h, False), float(h.score)) for h in hits]
+        return await self._run(self._query, request)
 
     async def dense_query(self, dense: list[float], where: Where | None, *, limit: int) -> list[ScoredPoint]:
         request = qe.QueryRequest(
@@ -402,15 +446,14 @@ class EdgeStore:
             filter=to_edge_filter(where, _KEYS["memories"]),
             with_payload=True,
         )
-        hits = self._shard("memories").query(request)
-        return [ScoredPoint(_from_record(h, False), float(h.score)) for h in hits]
+        return await self._run(self._query, request)
 
     # -- maintenance -------------------------------------------------------------
 
     async def optimize(self) -> None:
         """Build the HNSW and payload indexes for what was written since the last run."""
         self._unoptimized = 0
-        await asyncio.to_thread(self._shard("memories").optimize)
+        await self._run(lambda: self._shard("memories").optimize())
 
     @contextlib.asynccontextmanager
     async def bulk(self) -> AsyncIterator[None]:
@@ -429,7 +472,7 @@ class EdgeStore:
 
     async def compact(self, progress: Callable[[int], None] | None = None) -> None:
         for name in COLLECTIONS:
-            await asyncio.to_thread(self._rewrite, name, progress)
+            await self._run(self._rewrite, name, progress)
 
     def _rewrite(self, name: Collection, progress: Callable[[int], None] | None = None) -> None:
         """Copy the live points into a fresh shard and swap it in: overwritten
