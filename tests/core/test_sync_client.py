@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import inspect
+import subprocess
+import sys
 
 import pytest
 
@@ -60,9 +63,43 @@ async def test_sync_client_inside_a_running_loop_is_a_clear_error(tmp_path):
         SyncMemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path)
 
 
-def test_second_client_on_the_same_store_names_the_holder(tmp_path):
-    with (
-        SyncMemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path),
-        pytest.raises(memhub.StoreLockedError, match="memhub serve"),
-    ):
-        SyncMemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path)
+_HOLD = (
+    "import sys\n"
+    "from memhub import SyncMemoryClient\n"
+    "from memhub.testing import HashEmbedder\n"
+    "c = SyncMemoryClient(storage_dir=sys.argv[1], embed=HashEmbedder(), cwd=sys.argv[2])\n"
+    "print('open', flush=True)\n"
+    "sys.stdin.read()\n"
+)
+
+
+def test_another_process_on_the_same_store_is_refused_naming_the_holder(tmp_path):
+    child = subprocess.Popen([sys.executable, "-c", _HOLD, str(tmp_path / "s"), str(tmp_path)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert child.stdout.readline().strip() == "open"
+        with pytest.raises(memhub.StoreLockedError, match=f"process {child.pid} .*memhub serve"):
+            SyncMemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path)
+    finally:
+        child.stdin.close()
+        child.wait(60)
+
+
+def test_clients_on_one_store_in_one_process_share_its_engine(tmp_path):
+    """A sync and an async client, or two of either, on one folder: one engine, no lock error."""
+    store = tmp_path / "s"
+    with SyncMemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as first:
+        first.memorize("项目用 PostgreSQL 16 做主数据库")
+        with SyncMemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as second:
+            assert second.recall("数据库").atoms[0].content.startswith("项目用 PostgreSQL")
+            second.memorize("部署在 Kubernetes 上")
+
+        async def from_async() -> list[str]:
+            async with MemoryClient(storage_dir=store, cwd=tmp_path) as third:
+                assert third.engine is first.async_client.engine
+                return [a.content for a in (await third.recall("Kubernetes")).atoms]
+
+        assert "部署在 Kubernetes 上" in asyncio.run(from_async())
+        assert first.recall("Kubernetes").atoms  # the last client to close closes the store
+    with SyncMemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as again:
+        assert len(again.recall("数据库 Kubernetes", limit=10).atoms) == 2

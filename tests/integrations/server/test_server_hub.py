@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from memhub import MemHubError, MemoryClient, StoreLockedError, SyncMemoryClient
+from memhub.store._lock import DirLock
 from memhub.remote import HUB_FILE, SyncRemoteClient, read_hub
 from memhub.scope import Scope
 from memhub.testing import HashEmbedder
@@ -93,10 +94,14 @@ async def test_a_stale_hub_json_does_not_hide_who_holds_the_store(fresh_store, t
     (fresh_store / HUB_FILE).write_text(
         json.dumps({"url": "http://127.0.0.1:9", "token": "t", "pid": int(dead.stdout)})
     )
-    async with MemoryClient(storage_dir=fresh_store, embed=HashEmbedder(), cwd=tmp_path):
+    lock = DirLock(fresh_store)  # held by "another process": a plain lock, no hub behind it
+    lock.acquire()
+    try:
         second = MemoryClient(storage_dir=fresh_store, embed=HashEmbedder(), cwd=tmp_path)
         with pytest.raises(StoreLockedError, match="memhub serve"):
             await second.open()
+    finally:
+        lock.release()
 
 
 def test_a_second_hub_on_the_same_store_says_where_the_first_is(hub, fresh_store, hub_thread):

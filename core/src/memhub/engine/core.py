@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from contextvars import ContextVar
 from typing import Any
 
@@ -64,6 +64,7 @@ class Engine:
         self.actor = actor
         self.rrf_k = rrf_k
         self.owner = Owner()
+        self._changes: dict[tuple[str | None, str | None], int] = {}
         self._snapshot = 0
         self._tenant_snapshots: dict[str, int] = {}
         self._opened = False
@@ -183,6 +184,17 @@ class Engine:
 
     # -- records ----------------------------------------------------------------
 
+    def changes(self, scope: Scope) -> int:
+        """How many extracted memories of the scope's user this engine has written or
+        changed: a write judged against an older count is judged again."""
+        return self._changes.get((scope.tenant, scope.user_id), 0)
+
+    def _changed(self, payloads: Iterable[dict[str, Any]]) -> None:
+        for payload in payloads:
+            if payload.get("layer") != "raw":
+                key = (payload.get("tenant"), payload.get("user_id"))
+                self._changes[key] = self._changes.get(key, 0) + 1
+
     async def get(self, atom_id: str, tenant: str) -> dict[str, Any]:
         found = await self.store.retrieve("memories", [to_point_id(atom_id)])
         if not found or found[0].payload.get("tenant") != tenant or found[0].payload.get("status") == "pending":
@@ -218,6 +230,7 @@ class Engine:
             sparse = self.bm25.document(text) if text else None
             points.append(StoredPoint(to_point_id(payload["id"]), with_access(payload), vec, sparse))
         await self.store.upsert("memories", points)
+        self._changed(payloads)
 
     async def update(self, payload: dict[str, Any], patch: dict[str, Any], *, replace: bool = False) -> dict[str, Any]:
         """Apply ``patch`` only if nobody changed the record since ``payload`` was read.
@@ -242,6 +255,7 @@ class Engine:
         after = await self.store.retrieve("memories", [pid])
         if not after or after[0].payload.get("rev") != rev + 1 or after[0].payload.get("updated_at") != new["updated_at"]:
             raise ConflictError(f"memory {payload['id']} was changed by another writer; read it again and retry")
+        self._changed([new])
         return new
 
     async def activate(self, pending: dict[str, Any]) -> dict[str, Any]:

@@ -99,15 +99,17 @@ async def digest(engine: Engine, *, llm: Any = None, tenant: str = "local") -> D
         scope = Scope(**point.payload["scope"])
         if scope.tenant != tenant:
             continue
+        items = await _derive(engine, scope, llm)  # a model call: never under the write lock
         async with engine.write_lock:
-            derived_ids += await _digest_scope(engine, scope, llm)
+            derived_ids += await _replace_derived(engine, scope, items)
             await engine.store.delete("meta", [point.id])
             await engine.bump()
     return DigestResult(processed=sum(1 for p in points if p.payload["scope"].get("tenant", "local") == tenant),
                         derived_ids=derived_ids)  # fmt: skip
 
 
-async def _digest_scope(engine: Engine, scope: Scope, llm: Any) -> list[str]:
+async def _derive(engine: Engine, scope: Scope, llm: Any) -> list[tuple[str, list[str]]]:
+    """The scope's patterns as ``(text, evidence ids)``."""
     points, _ = await engine.store.scroll("memories", visible(scope, SOURCE_LAYERS), limit=2000)
     memories = [p.payload for p in points]
     if llm is not None:
@@ -118,6 +120,10 @@ async def _digest_scope(engine: Engine, scope: Scope, llm: Any) -> list[str]:
         items = [(text, ids) for text, ids in found if text and ids]
     else:
         items = [(_theme_text(t, ids, memories), ids) for t, ids in recurring_themes(memories)]
+    return items
+
+
+async def _replace_derived(engine: Engine, scope: Scope, items: list[tuple[str, list[str]]]) -> list[str]:
     old, _ = await engine.store.scroll("memories", visible(scope, ("derived",)), limit=1000)
     for p in old:  # a digest restates the scope's patterns: earlier ones are archived
         await engine.update(p.payload, {"status": "archived"})

@@ -19,7 +19,7 @@ from memhub.engine.hmg import MAX_CONTENT, replace_version
 from memhub.engine.messages import Turn, normalize_messages
 from memhub.engine.records import new_payload
 from memhub.engine.text import content_hash
-from memhub.errors import InvalidInputError
+from memhub.errors import ConflictError, InvalidInputError
 from memhub.ids import new_id
 from memhub.models import Decision, WriteResult
 from memhub.providers.heuristic import judge_item
@@ -42,6 +42,9 @@ _NEIGHBOURS = 5
 # A judge that costs nothing (the offline heuristic) sees weaker neighbours too:
 # the threshold exists to save model calls, not to hide evidence.
 _FREE_JUDGE_FLOOR = 0.25
+# judging again after a concurrent change costs a model call: the last attempt applies
+# whatever the judge said, guarded only by the targets' rev conditions
+_APPLY_ATTEMPTS = 3
 
 
 def relation_score(engine: Engine, cosine: float) -> float:
@@ -83,6 +86,9 @@ async def add(
             raise InvalidInputError("messages hold no user or assistant text")
         calls = procedures.tool_calls(all_turns) if has_tools else []
         coding = bool(procedure_options) and procedures.is_coding(all_turns, calls)
+    # The lock is held for store work only, never across a model call: raw records
+    # under it (so a replayed write finds them), then extraction and judging outside
+    # it, then the verdicts are applied under it if the user's memory is as judged.
     async with engine.write_lock:
         stored = await _already_stored(engine, scope, turns)
         if len(stored) == len(turns):  # a retried or replayed write: nothing new to learn
@@ -90,18 +96,26 @@ async def add(
                                raw_ids=[stored[i] for i in range(len(turns))])  # fmt: skip
         fresh = [t for i, t in enumerate(turns) if i not in stored]
         new_records = iter(await _store_raw(engine, fresh, scope, metadata, occurred_at))
-        raw = [{"id": stored[i]} if i in stored else next(new_records) for i in range(len(turns))]
-        msgs = [Message(role=t.role, content=t.content, id=r["id"])
-                for i, (t, r) in enumerate(zip(turns, raw, strict=True)) if i not in stored]  # fmt: skip
-        if coding:  # chat extraction and procedure extraction run side by side
-            candidates, found = await asyncio.gather(
-                extractor.extract(msgs),
-                procedure_write.extract(all_turns, calls, workspace_id=scope.payload().get("workspace"),
-                                        branch=scope.payload().get("branch"), **procedure_options),
-            )  # fmt: skip
-        else:
-            candidates, found = await extractor.extract(msgs), []
-        decisions = await _reconcile(engine, scope, candidates, judge, threshold, metadata, occurred_at)
+    raw = [{"id": stored[i]} if i in stored else next(new_records) for i in range(len(turns))]
+    msgs = [Message(role=t.role, content=t.content, id=r["id"])
+            for i, (t, r) in enumerate(zip(turns, raw, strict=True)) if i not in stored]  # fmt: skip
+    if coding:  # chat extraction and procedure extraction run side by side
+        candidates, found = await asyncio.gather(
+            extractor.extract(msgs),
+            procedure_write.extract(all_turns, calls, workspace_id=scope.payload().get("workspace"),
+                                    branch=scope.payload().get("branch"), **procedure_options),
+        )  # fmt: skip
+    else:
+        candidates, found = await extractor.extract(msgs), []
+    for attempt in range(1, _APPLY_ATTEMPTS + 1):
+        try:
+            decisions = await _reconcile(engine, scope, candidates, judge, threshold, metadata, occurred_at,
+                                         recheck=attempt < _APPLY_ATTEMPTS)  # fmt: skip
+            break
+        except (_Stale, ConflictError):
+            if attempt == _APPLY_ATTEMPTS:
+                raise
+    async with engine.write_lock:
         proc_decisions, procedure_ids = await procedure_write.write(
             engine, scope, found, [r["id"] for r in raw], min(threshold, _FREE_JUDGE_FLOOR)
         )
@@ -222,7 +236,19 @@ def _neighbour(payload: dict[str, Any], score: float) -> Neighbour:
     )
 
 
-async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occurred_at) -> list[Decision]:
+class _Stale(Exception):
+    """The user's memory changed while the judge was deciding: read and judge again."""
+
+
+async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occurred_at, *,
+                     recheck: bool = False) -> list[Decision]:  # fmt: skip
+    """Neighbours and verdicts outside the write lock, then applied under it.
+
+    With ``recheck``, ``_Stale`` is raised instead of applying when another write
+    changed the user's memories since the neighbours were read; conditional updates
+    (``rev``) raise ``ConflictError`` for a change from another process.
+    """
+    seen = engine.changes(scope)
     candidates = [c.model_copy(update={"text": redact(c.text).text}) for c in candidates if c.text.strip()]
     free = getattr(judge, "free", False)
     floor = min(threshold, _FREE_JUDGE_FLOOR) if free else threshold
@@ -236,18 +262,21 @@ async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occu
         verdicts.update(zip(to_judge, judged, strict=True))
     restated = _restated(candidates)
     decisions, written = [], {}
-    for i, cand in enumerate(candidates):
-        verdict = verdicts[i]
-        known = {n.id for n in neighbours[i]}
-        targets = [t for t in verdict.targets if t in known]  # a judge cannot point outside what it was shown
-        earlier = restated.get(i)
-        if earlier and written.get(earlier[0]) and verdict.action in ("ADD", "SUPPLEMENT", "NEED_CONTEXT"):
-            verdict = earlier[1]
-            targets = [written[earlier[0]]]
-        memory_id = await _apply(engine, scope, cand, vectors[i], verdict.action, targets, metadata, occurred_at)
-        written[i] = memory_id
-        decisions.append(Decision(action=verdict.action, update_type=verdict.update_type, targets=targets,
-                                  candidate=cand.text, memory_id=memory_id))  # fmt: skip
+    async with engine.write_lock:
+        if recheck and engine.changes(scope) != seen:
+            raise _Stale
+        for i, cand in enumerate(candidates):
+            verdict = verdicts[i]
+            known = {n.id for n in neighbours[i]}
+            targets = [t for t in verdict.targets if t in known]  # a judge cannot point outside what it was shown
+            earlier = restated.get(i)
+            if earlier and written.get(earlier[0]) and verdict.action in ("ADD", "SUPPLEMENT", "NEED_CONTEXT"):
+                verdict = earlier[1]
+                targets = [written[earlier[0]]]
+            memory_id = await _apply(engine, scope, cand, vectors[i], verdict.action, targets, metadata, occurred_at)
+            written[i] = memory_id
+            decisions.append(Decision(action=verdict.action, update_type=verdict.update_type, targets=targets,
+                                      candidate=cand.text, memory_id=memory_id))  # fmt: skip
     return decisions
 
 
