@@ -8,6 +8,7 @@ slow model call holds up nobody else's writes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import faulthandler
 import random
 import sys
@@ -17,7 +18,7 @@ from collections import Counter
 
 import pytest
 
-from memhub import MemoryClient, SyncMemoryClient
+from memhub import ConflictError, InvalidTransitionError, MemoryClient, SyncMemoryClient
 from memhub.bridge import MemHub
 from memhub.providers.heuristic import HeuristicJudge
 from memhub.store.base import pages
@@ -54,7 +55,9 @@ class GatedJudge(HeuristicJudge):
 
 async def test_a_sync_bridge_call_in_a_thread_and_an_async_one_on_the_loop_both_finish(tmp_path):
     """The reported hang: ``add_sync`` in a thread while ``await hub.add`` runs on the main loop."""
-    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path) as client:
+    async with MemoryClient(
+        storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path
+    ) as client:
         hub = MemHub(client)
         msgs = [{"role": "user", "content": f"I live in city number {i}"} for i in range(6)]
 
@@ -68,15 +71,21 @@ async def test_a_sync_bridge_call_in_a_thread_and_an_async_one_on_the_loop_both_
         assert len(threaded) == len(awaited) == 3
         raw = [i for r in (*threaded, *awaited) for i in r.raw_ids]
         assert len({p["id"] for p in await client.engine.get_many(raw)}) == 6
-        assert [m.content for m in await client.list(user_id="alice")] == ["I live in city number 2"]
+        assert [m.content for m in await client.list(user_id="alice")] == [
+            "I live in city number 2"
+        ]
 
 
 async def test_a_slow_judge_for_one_user_does_not_hold_up_another_users_writes(tmp_path):
     judge = GatedJudge()
     judge.slow_users = {"Carol"}
-    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), jev=judge, cwd=tmp_path) as client:
+    async with MemoryClient(
+        storage_dir=tmp_path / "s", embed=HashEmbedder(), jev=judge, cwd=tmp_path
+    ) as client:
         await client.add("Carol works at Acme as an engineer", user_id="carol")
-        slow = asyncio.ensure_future(client.add("Carol works at Initech as an engineer", user_id="carol"))
+        slow = asyncio.ensure_future(
+            client.add("Carol works at Initech as an engineer", user_id="carol")
+        )
         await asyncio.to_thread(judge.waiting.wait, WATCHDOG)
         started = time.monotonic()
         await watched(client.add("Dave works at Globex", user_id="dave"))
@@ -90,7 +99,9 @@ async def test_a_slow_judge_for_one_user_does_not_hold_up_another_users_writes(t
 async def test_a_write_judged_against_memories_that_changed_meanwhile_is_judged_again(tmp_path):
     judge = GatedJudge()
     judge.slow_users = {"Erin"}
-    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), jev=judge, cwd=tmp_path) as client:
+    async with MemoryClient(
+        storage_dir=tmp_path / "s", embed=HashEmbedder(), jev=judge, cwd=tmp_path
+    ) as client:
         await client.add("Erin lives in Paris", user_id="erin")
         first = asyncio.ensure_future(client.add("Erin lives in Lyon", user_id="erin"))
         await asyncio.to_thread(judge.waiting.wait, WATCHDOG)
@@ -106,7 +117,8 @@ def _active_per_chain(points) -> Counter:
     return Counter(
         p.payload["chain_root"]
         for p in points
-        if p.payload.get("status") == "active" and p.payload.get("layer") not in ("raw", "item", "item_text")
+        if p.payload.get("status") == "active"
+        and p.payload.get("layer") not in ("raw", "item", "item_text")
     )
 
 
@@ -125,7 +137,9 @@ async def test_mixed_callers_on_one_store_for_a_few_seconds(tmp_path):
     async with MemoryClient(storage_dir=storage, embed=HashEmbedder(), cwd=tmp_path) as client:
         hub = MemHub(client)
         store = MemHubStore(client)
-        sync = await asyncio.to_thread(SyncMemoryClient, storage_dir=storage, embed=HashEmbedder(), cwd=tmp_path)
+        sync = await asyncio.to_thread(
+            SyncMemoryClient, storage_dir=storage, embed=HashEmbedder(), cwd=tmp_path
+        )
         deadline = time.monotonic() + seconds
 
         def thread_worker(n: int) -> None:
@@ -138,8 +152,11 @@ async def test_mixed_callers_on_one_store_for_a_few_seconds(tmp_path):
                         r = sync.add(f"{user} likes colour {rnd.randrange(5)}", user_id=user)
                         acked_raw.extend(r.raw_ids)
                     elif kind == 1:
-                        r = hub.add_sync([{"role": "user", "content": f"{user} lives in town {rnd.randrange(5)}"}],
-                                         user_id=user)  # fmt: skip
+                        turn = {
+                            "role": "user",
+                            "content": f"{user} lives in town {rnd.randrange(5)}",
+                        }
+                        r = hub.add_sync([turn], user_id=user)
                         acked_raw.extend(r.raw_ids)
                     elif kind == 2:
                         key = f"k{n}-{ops['item']}"
@@ -157,21 +174,22 @@ async def test_mixed_callers_on_one_store_for_a_few_seconds(tmp_path):
                 user = f"u{rnd.randrange(3)}"
                 kind = rnd.randrange(4)
                 if kind == 0:
-                    r = await client.add(f"{user} works at company {rnd.randrange(5)}", user_id=user)
+                    r = await client.add(
+                        f"{user} works at company {rnd.randrange(5)}", user_id=user
+                    )
                     acked_raw.extend(r.raw_ids)
                 elif kind == 1:
-                    r = await hub.add([{"role": "user", "content": f"{user} drives a car {rnd.randrange(5)}"}],
-                                      user_id=user)  # fmt: skip
+                    turn = {"role": "user", "content": f"{user} drives a car {rnd.randrange(5)}"}
+                    r = await hub.add([turn], user_id=user)
                     acked_raw.extend(r.raw_ids)
                 elif kind == 2:
                     mine = await client.list(user_id=user)
                     if mine:
                         target = rnd.choice(mine)
-                        try:
-                            await client.update(target.id, f"{user} now prefers tea {rnd.randrange(9)}",
-                                                user_id=user)  # fmt: skip
-                        except Exception as err:  # a concurrent change of the same memory is a clean refusal
-                            assert type(err).__name__ in ("ConflictError", "InvalidTransitionError"), err
+                        text = f"{user} now prefers tea {rnd.randrange(9)}"
+                        # a concurrent change of the same memory is a clean refusal
+                        with contextlib.suppress(ConflictError, InvalidTransitionError):
+                            await client.update(target.id, text, user_id=user)
                 else:
                     await store.asearch(("notes", user), query="note")
                 ops[f"loop-{kind}"] += 1

@@ -22,7 +22,9 @@ _GUARD = threading.Lock()
 _ENGINES: dict[Path, tuple[Engine, int]] = {}
 
 
-def acquire(storage_dir: Path, default_embedder: Callable[[], Embedder], embed: Embedder | None) -> Engine:
+def acquire(
+    storage_dir: Path, default_embedder: Callable[[], Embedder], embed: Embedder | None
+) -> Engine:
     """The engine of ``storage_dir`` in this process, made on first use; one more user of it.
 
     ``embed`` (when given) must be the kind of embedder the shared engine already uses.
