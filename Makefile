@@ -45,6 +45,7 @@ bench: $(STAMP)
 	$(PY) bench/adversarial_bench.py
 	$(PY) bench/inspector_bench.py
 	$(PY) bench/transfer_bench.py
+	$(PY) bench/server_load.py --quick --slow-judge 5
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

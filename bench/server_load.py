@@ -1,6 +1,13 @@
 """Load on the REST service: N concurrent clients of mixed add/search over loopback.
 
     python bench/server_load.py [--clients 16] [--seconds 30 | --quick] [--embedder e5|hash] [--json OUT]
+    python bench/server_load.py --slow-judge 5 [--quick]
+
+With ``--slow-judge S`` it runs the load twice on one server: quiet, then while
+another tenant keeps writing through a judge that takes S seconds per call
+(scripted: the server's judge sleeps for that tenant's candidates). It prints the
+other tenants' write p95 in both runs and their ratio (target: at most 2x), which
+holds only if no lock is held across a model call.
 
 The server runs in its own process (``--serve``, started by this script) on
 127.0.0.1 over a fresh store in a temp dir; the clients share one ``httpx``
@@ -44,7 +51,23 @@ MAX_REQUESTS_PER_CLIENT = 100_000  # a bound besides the clock
 # =================================================================================
 
 
-def serve(store: str, embedder: str) -> None:
+SLOW_MARK = "slowjudge"
+
+
+def slow_judge(seconds: float):
+    """The offline judge, except that it sleeps ``seconds`` on candidates carrying ``SLOW_MARK``."""
+    from memhub.providers.heuristic import HeuristicJudge
+
+    class SlowJudge(HeuristicJudge):
+        async def judge(self, items):
+            if any(SLOW_MARK in item.candidate.text for item in items):
+                await asyncio.sleep(seconds)
+            return await super().judge(items)
+
+    return SlowJudge()
+
+
+def serve(store: str, embedder: str, slow: float = 0.0) -> None:
     """Run the REST app over ``store`` on a free loopback port; print ``PORT n``; stop on SIGTERM."""
     import uvicorn
 
@@ -60,7 +83,7 @@ def serve(store: str, embedder: str) -> None:
 
             embed = HashEmbedder()
         settings = Settings(storage_dir=store)
-        service = MemoryService(settings, embed=embed)
+        service = MemoryService(settings, embed=embed, jev=slow_judge(slow) if slow else None)
         await service.open()
         sock = listen(HOST, 0)
         app = create_app(service=service)  # API keys from <store>/api_keys.json
@@ -211,6 +234,39 @@ async def run_load(base: str, key: str, args: argparse.Namespace) -> dict:
             "cross_user": {"attempts": probes, "successes": leaks}}  # fmt: skip
 
 
+async def slow_tenant(http: httpx.AsyncClient, user: str, deadline: float, latencies: list[float]) -> None:
+    """One user's writes, each judged slowly: it restates one fact, so the judge sees a neighbour."""
+    for n in range(MAX_REQUESTS_PER_CLIENT):
+        if time.monotonic() >= deadline:
+            return
+        content = f"My favourite drink is tea number {n % 3} ({SLOW_MARK})"
+        start = time.perf_counter()
+        await http.post("/v1/memories/", json={"content": content, "user_id": user})
+        latencies.append((time.perf_counter() - start) * 1000)
+
+
+async def run_slow_judge(base: str, key: str, slow_key: str, args: argparse.Namespace) -> dict:
+    """The load quiet, then beside a tenant whose judge takes ``args.slow_judge`` s per call."""
+    quiet = await run_load(base, key, args)
+    slow_ms: list[float] = []
+    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {slow_key}"},
+                                 timeout=args.slow_judge * 20) as http:  # fmt: skip
+        users = [f"slow{i}" for i in range(4)]
+        for user in users:
+            first = {"content": f"My favourite drink is tea ({SLOW_MARK})", "user_id": user}
+            await http.post("/v1/memories/", json=first)
+        deadline = time.monotonic() + args.seconds + args.slow_judge
+        writers = [asyncio.ensure_future(slow_tenant(http, u, deadline, slow_ms)) for u in users]
+        await asyncio.sleep(0.5)  # the slow writes are in the judge now
+        loaded = await run_load(base, key, args)
+        await asyncio.gather(*writers)
+    q, s = quiet["ops"]["add"]["p95"], loaded["ops"]["add"]["p95"]
+    print(f"\nother tenants' write p95: quiet {q:.1f} ms, beside a {args.slow_judge:g} s judge {s:.1f} ms: "
+          f"{s / q:.2f}x (target <= 2x); the slow tenant's writes: {len(slow_ms)}, "
+          f"p50 {percentile(slow_ms, 50):.0f} ms")  # fmt: skip
+    return {"quiet": quiet, "slow_judge": loaded, "ratio_p95": s / q, "slow_tenant_ms": slow_ms}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=16)
@@ -223,10 +279,12 @@ def main() -> int:
         "--embedder", choices=("e5", "hash"), default="e5", help="e5 = the real default"
     )
     parser.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
+    parser.add_argument("--slow-judge", type=float, default=0.0, metavar="S",
+                        help="also run beside a tenant whose judge takes S seconds")  # fmt: skip
     parser.add_argument("--serve", metavar="STORE", help=argparse.SUPPRESS)  # the child process
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve, args.embedder)
+        serve(args.serve, args.embedder, args.slow_judge)
         return 0
     if args.quick:
         args.seconds = 5.0
@@ -238,9 +296,11 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="memhub-server-load-"))
     store = folder / "store"
     key, _ = KeyStore(store / KEYS_FILE).create("bench")
+    slow_key, _ = KeyStore(store / KEYS_FILE).create("slow")
     env = {**os.environ, "MEMHUB_CONFIG": str(folder / "config.yaml")}
-    child = subprocess.Popen([sys.executable, __file__, "--serve", str(store), "--embedder", args.embedder],
-                             stdout=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    command = [sys.executable, __file__, "--serve", str(store), "--embedder", args.embedder,
+               "--slow-judge", str(args.slow_judge)]  # fmt: skip
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     try:
         line = (
             child.stdout.readline() if child.stdout else ""
@@ -249,7 +309,11 @@ def main() -> int:
             raise SystemExit(f"the server did not start (exit {child.poll()})")
         base = f"http://{HOST}:{int(line.split()[1])}"
         print(f"server on {base}, store {store}", file=sys.stderr)
-        result = asyncio.run(run_load(base, key, args))
+        if args.slow_judge:
+            result = asyncio.run(run_slow_judge(base, key, slow_key, args))
+            result["verify_problems"] = result["quiet"]["verify_problems"] + result["slow_judge"]["verify_problems"]
+        else:
+            result = asyncio.run(run_load(base, key, args))
     finally:
         child.send_signal(signal.SIGTERM)
         try:

@@ -35,6 +35,7 @@ from memhub.models import (
 )
 from memhub.progress import Progress
 from memhub.providers.factory import build_extractor, build_judge
+from memhub.records import Records
 from memhub.scope import ANY, Scope, check_id, checked, git_scope
 from memhub.store.base import MemoryStore
 
@@ -169,6 +170,8 @@ class MemoryClient:
         self.scope = scope
         self._remote: RemoteClient | None = None
         self._closed = False
+        self.records = Records(self)
+        """Framework adapters' own records beside the memories (:mod:`memhub.records`)."""
 
     async def open(self) -> MemoryClient:
         """Open the store (done on first use; call it to surface errors early).

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,8 @@ from memhub.models import (
 )
 from memhub.progress import Progress
 from memhub.scope import SCOPE_KEYS, Scope, check_id, checked, git_scope
+from memhub.store.base import StoredPoint, Where
+from memhub.store.codec import point_from_json, point_to_json, where_to_json
 from memhub.sync import SyncMemoryClient
 
 __all__ = ["HUB_FILE", "Hub", "RemoteClient", "SyncRemoteClient", "connect_hub", "read_hub"]
@@ -164,6 +167,51 @@ def _drop_none(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if v is not None}
 
 
+class RemoteRecords:
+    """:class:`memhub.records.Records` over HTTP: ``POST /v1/records/<call>``; the key sets the tenant."""
+
+    def __init__(self, client: RemoteClient) -> None:
+        self._client = client
+
+    async def _call(self, name: str, **body: Any) -> Any:
+        return await self._client._request("POST", f"/v1/records/{name}", body=body)
+
+    async def get(self, collection: str, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]:
+        found = await self._call("get", collection=collection, ids=list(ids), with_vectors=with_vectors)
+        return [point_from_json(p) for p in found]
+
+    async def scroll(
+        self,
+        collection: str,
+        where: Where | None = None,
+        *,
+        limit: int = 256,
+        offset: str | None = None,
+        order_by: str | None = None,
+        descending: bool = False,
+    ) -> tuple[list[StoredPoint], str | None]:
+        page = await self._call("scroll", collection=collection, where=where_to_json(where), limit=limit,
+                                offset=offset, order_by=order_by, descending=descending)  # fmt: skip
+        return [point_from_json(p) for p in page["points"]], page["next"]
+
+    async def count(self, collection: str, where: Where | None = None) -> int:
+        return int(await self._call("count", collection=collection, where=where_to_json(where)))
+
+    async def put(self, collection: str, points: Sequence[StoredPoint], *, only_if: Where | None = None) -> None:
+        await self._call("put", collection=collection, points=[point_to_json(p) for p in points],
+                         only_if=where_to_json(only_if))  # fmt: skip
+
+    async def insert(self, payloads: Sequence[dict[str, Any]], texts: Sequence[str | None]) -> None:
+        await self._call("insert", payloads=list(payloads), texts=list(texts))
+
+    async def delete(self, collection: str, ids: Sequence[str]) -> None:
+        await self._call("delete", collection=collection, ids=list(ids))
+
+    async def search(self, query: str, where: Where, limit: int) -> list[tuple[dict[str, Any], float]]:
+        hits = await self._call("search", query=query, where=where_to_json(where), limit=limit)
+        return [(h["payload"], float(h["score"])) for h in hits]
+
+
 class RemoteClient:
     """:class:`memhub.MemoryClient`'s API over HTTP (see the module docstring).
 
@@ -196,6 +244,8 @@ class RemoteClient:
         self._http_args: dict[str, Any] = {"base_url": self.base_url, "headers": headers, "timeout": timeout,
                                            "transport": transport, "trust_env": not _loopback(self.base_url)}  # fmt: skip
         self._http: httpx.AsyncClient | None = None
+        self.records = RemoteRecords(self)
+        """The record API (:mod:`memhub.records`) over HTTP."""
 
     async def open(self) -> RemoteClient:
         """Check that the server answers (done on first use; call it to surface errors early)."""

@@ -246,7 +246,7 @@ def test_index_config_is_checked(make_client):
     client = make_client()
     with pytest.raises(ValueError, match="dims"):
         MemHubStore(client, index={"dims": 3})
-    with pytest.raises(ValueError, match="MemoryClient or storage_dir"):
+    with pytest.raises(ValueError, match="client or storage_dir"):
         MemHubStore()
 
 

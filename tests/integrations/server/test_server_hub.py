@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from memhub import MemHubError, MemoryClient, StoreLockedError, SyncMemoryClient
-from memhub.store._lock import DirLock
 from memhub.remote import HUB_FILE, SyncRemoteClient, read_hub
 from memhub.scope import Scope
+from memhub.store._lock import DirLock
 from memhub.testing import HashEmbedder
 
 pytestmark = [pytest.mark.enable_socket, pytest.mark.network]

@@ -1,77 +1,92 @@
-"""One private event loop per store or checkpointer, owning all work on the memhub client.
+"""The event loop a store or checkpointer runs its work on: the memhub engine's own.
 
 LangGraph calls a store and a checkpointer from sync code (``graph.invoke``,
 sync nodes in worker threads) and from async code (``graph.ainvoke``) at the
-same time. Running every call on one loop thread keeps the asyncio primitives
-inside (locks, the client's lazy open) on a single loop, and keeps embedding
-work off the caller's loop. Async callers await the result without blocking;
-sync callers wait for it, except on that loop itself, where waiting would
-deadlock.
+same time. Every call runs on one loop: for a local ``MemoryClient`` the owner
+loop of its engine (``memhub.engine.owner``), where the client's record calls
+run in place; for a remote client a private loop thread (its HTTP pool belongs
+to one loop). Async callers await the result without blocking; sync callers
+wait for it, except on that loop itself, where waiting would deadlock.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-from memhub import UsageError
+from memhub import MemoryClient, UsageError
+from memhub.engine.owner import Owner
 
 T = TypeVar("T")
 
 
 class LoopRunner:
-    """A daemon thread running one event loop.
+    """Runs coroutines on the client's engine loop, or on a private one.
 
     Args:
-        name: the thread name (shows in stack dumps).
+        name: the thread name of a private loop (shows in stack dumps).
         owner: the class name used in error messages.
+        client: the memhub client the work is for.
     """
 
-    def __init__(self, name: str, owner: str) -> None:
+    def __init__(self, name: str, owner: str, client: Any = None) -> None:
         self.owner = owner
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, name=name, daemon=True)
-        self._thread.start()
+        self._shared = isinstance(client, MemoryClient)
+        self._loop_owner: Owner = client.engine.owner if self._shared else Owner(name)
+        self._closed = False
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        return self._loop_owner.loop
 
     @property
     def closed(self) -> bool:
-        return self.loop.is_closed()
-
-    def _on_own_loop(self) -> bool:
-        try:
-            return asyncio.get_running_loop() is self.loop
-        except RuntimeError:
-            return False
+        return self._closed
 
     def run(self, coro: Coroutine[Any, Any, T], method: str = "batch") -> T:
-        """Run ``coro`` on the loop thread and wait for its result (the sync face)."""
-        if self._on_own_loop():
+        """Run ``coro`` on the loop and wait for its result (the sync face)."""
+        if self._loop_owner.on_owner_loop():
             coro.close()
             raise UsageError(
                 f"synchronous {self.owner}.{method}() was called from the {self.owner}'s own event loop, "
                 f"where waiting would deadlock; await its async twin `a{method}(...)` there"
             )
         self._check_open(coro)
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+        return self._loop_owner.submit(coro).result()
 
     async def arun(self, coro: Coroutine[Any, Any, T]) -> T:
-        """Run ``coro`` on the loop thread and await it from any loop (the async face)."""
-        if self._on_own_loop():
-            return await coro
+        """Run ``coro`` on the loop and await it from any loop (the async face)."""
         self._check_open(coro)
-        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
+        return await self._loop_owner.call(coro)
 
     def _check_open(self, coro: Coroutine[Any, Any, Any]) -> None:
-        if self.loop.is_closed():
+        if self._closed:
             coro.close()
             raise UsageError(f"this {self.owner} is closed")
 
     def close(self) -> None:
-        """Stop the loop thread (idempotent). Call from outside the loop."""
-        if self.loop.is_closed():
-            return
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join()
-        self.loop.close()
+        """Stop taking calls (idempotent); a private loop thread stops too."""
+        if not self._closed:
+            self._closed = True
+            if not self._shared:
+                self._loop_owner.stop()
+
+
+def resolve_client(client: Any, storage_dir: Any, embed: Any, owner: str) -> tuple[Any, bool]:
+    """The async client to work through, and whether it was opened here (to close it too).
+
+    Accepts a ``MemoryClient``, a ``SyncMemoryClient`` (its async client is used), a
+    ``RemoteClient`` or ``SyncRemoteClient``, or ``storage_dir`` (a client is opened on
+    it; in one process it shares the engine of any other client on that folder).
+    """
+    if (client is None) == (storage_dir is None):
+        raise ValueError(f"{owner} takes either a memhub client or storage_dir")
+    if client is None:
+        return MemoryClient(storage_dir=storage_dir, embed=embed), True
+    inner = getattr(client, "async_client", None)
+    if inner is not None:  # a SyncMemoryClient or SyncRemoteClient
+        client = inner
+    if not hasattr(client, "records"):
+        raise TypeError(f"{owner} needs a memhub client, not {type(client).__name__}")
+    return client, False

@@ -39,10 +39,9 @@ from langgraph.checkpoint.base import (
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
-from memhub import MemoryClient
 from memhub.embed.base import Embedder
 from memhub.store.base import Collection, Match, MatchAny, StoredPoint, Where
-from memhub_langgraph._runner import LoopRunner
+from memhub_langgraph._runner import LoopRunner, resolve_client
 
 _SPACE = uuid.UUID("0e7f7f54-5d0b-4a7e-8d1f-6a3c9b2e4f10")
 _PAGE = 1000
@@ -106,6 +105,17 @@ def _conf(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> RunnableCon
     }
 
 
+class _Records:
+    """``client.records`` (memhub's public record API) under the store port's method names."""
+
+    def __init__(self, records: Any) -> None:
+        self.retrieve = records.get
+        self.scroll = records.scroll
+        self.count = records.count
+        self.upsert = records.put
+        self.delete = records.delete
+
+
 class MemHubCheckpointer(BaseCheckpointSaver[str]):
     """A LangGraph checkpointer on memhub's store: threads survive restarts and scale with Qdrant.
 
@@ -115,7 +125,9 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
         >>> graph.invoke({"messages": [...]}, {"configurable": {"thread_id": "t1"}})
 
     Args:
-        client: the ``MemoryClient`` whose store to use (shared with ``MemHubStore`` is fine).
+        client: a ``MemoryClient`` or ``SyncMemoryClient`` (or a remote one) whose store to
+            use; shared with ``MemHubStore`` is fine. Everything goes through its public
+            record API (``client.records``), so it works through the local hub too.
         storage_dir: instead of ``client``: open a client on this folder (closed with the saver).
         embed: the embedder of that client (the store pins one; default memhub's).
         serde: LangGraph serializer (default ``JsonPlusSerializer``).
@@ -126,20 +138,15 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
 
     def __init__(
         self,
-        client: MemoryClient | None = None,
+        client: Any = None,
         *,
         storage_dir: str | Path | None = None,
         embed: Embedder | None = None,
         serde: SerializerProtocol | None = None,
     ) -> None:
         super().__init__(serde=serde)
-        if (client is None) == (storage_dir is None):
-            raise ValueError("pass either a MemoryClient or storage_dir")
-        self._owns_client = client is None
-        self.client = (
-            client if client is not None else MemoryClient(storage_dir=storage_dir, embed=embed)
-        )
-        self._runner = LoopRunner("memhub-langgraph-checkpointer", "MemHubCheckpointer")
+        self.client, self._owns_client = resolve_client(client, storage_dir, embed, "MemHubCheckpointer")
+        self._runner = LoopRunner("memhub-langgraph-checkpointer", "MemHubCheckpointer", self.client)
         try:
             self._runner.run(self.client.open(), "open")
         except BaseException:
@@ -147,8 +154,8 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
             raise
 
     @property
-    def _store(self):
-        return self.client.engine.store
+    def _store(self) -> _Records:
+        return _Records(self.client.records)
 
     def close(self) -> None:
         if self._runner.closed:

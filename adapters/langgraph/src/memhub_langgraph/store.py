@@ -32,13 +32,11 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
-from memhub import MemoryClient
 from memhub.embed.base import Embedder
-from memhub.engine.hmg import hybrid, query_vectors
 from memhub.redact import redact
 from memhub.store.base import DateRange, Match, MatchAny, StoredPoint, Where
 from memhub_langgraph import _items as it
-from memhub_langgraph._runner import LoopRunner
+from memhub_langgraph._runner import LoopRunner, resolve_client
 
 _PAGE = 1000
 
@@ -55,8 +53,9 @@ class MemHubStore(BaseStore):
         >>> graph = builder.compile(store=store)
 
     Args:
-        client: the ``MemoryClient`` whose store and embedder to use. The store
-            drives it from its own loop thread; open it before sharing it.
+        client: a ``MemoryClient`` or ``SyncMemoryClient`` (or a remote one) whose store
+            and embedder to use. Everything goes through its public record API
+            (``client.records``), so the store works the same through the local hub.
         storage_dir: instead of ``client``: open a client on this folder (closed with the store).
         embed: the embedder of that client (default: memhub's).
         index: ``{"fields": [...]}``, the JSON paths embedded for ``query``
@@ -80,7 +79,7 @@ class MemHubStore(BaseStore):
 
     def __init__(
         self,
-        client: MemoryClient | None = None,
+        client: Any = None,
         *,
         storage_dir: str | Path | None = None,
         embed: Embedder | None = None,
@@ -88,33 +87,27 @@ class MemHubStore(BaseStore):
         ttl: TTLConfig | None = None,
         scope: it.ScopeFn | None = None,
     ) -> None:
-        if (client is None) == (storage_dir is None):
-            raise ValueError("pass either a MemoryClient or storage_dir")
-        self._owns_client = client is None
-        self.client = (
-            client if client is not None else MemoryClient(storage_dir=storage_dir, embed=embed)
-        )
-        embedder = self.client.engine.embedder
+        self.client, self._owns_client = resolve_client(client, storage_dir, embed, "MemHubStore")
+        engine = getattr(self.client, "engine", None)  # a remote client embeds on the server
         index = dict(index or {})
         if index.get("embed") is not None:
             raise ValueError(
                 "MemHubStore embeds with its MemoryClient's embedder; "
                 "pass MemoryClient(embed=...) instead of index['embed']"
             )
-        if index.get("dims") not in (None, embedder.dim):
-            raise ValueError(
-                f"index dims {index['dims']} != the client's embedder dimension {embedder.dim}"
-            )
+        dims = engine.embedder.dim if engine is not None else index.get("dims")
+        if index.get("dims") not in (None, dims):
+            raise ValueError(f"index dims {index['dims']} != the client's embedder dimension {dims}")
         fields = list(index.get("fields") or ["$"])
-        self.index_config: dict[str, Any] = {"dims": embedder.dim, "fields": fields}
+        self.index_config: dict[str, Any] = {"dims": dims, "fields": fields}
         self._fields = it.tokenized_fields(fields)
         self.ttl_config = ttl
         self._scope = scope or it.no_scope
         self._tenant = self.client.scope.tenant
         self._app_id = self.client.scope.app_id
         self._sweeper: concurrent.futures.Future | None = None
-        self._runner = LoopRunner("memhub-langgraph-store", "MemHubStore")
-        self._write_lock: asyncio.Lock | None = None
+        self._runner = LoopRunner("memhub-langgraph-store", "MemHubStore", self.client)
+        self._write_lock: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
         try:
             self._runner.run(self.client.open(), "open")
         except BaseException:
@@ -122,8 +115,10 @@ class MemHubStore(BaseStore):
             raise
 
     @property
-    def embedder(self) -> Embedder:
-        return self.client.engine.embedder
+    def embedder(self) -> Embedder | None:
+        """The client's embedder (``None`` for a remote client: the server embeds)."""
+        engine = getattr(self.client, "engine", None)
+        return engine.embedder if engine is not None else None
 
     # -- lifecycle ----------------------------------------------------------------------
 
@@ -181,9 +176,10 @@ class MemHubStore(BaseStore):
             elif isinstance(op, PutOp):
                 puts[(tuple(op.namespace), op.key)] = op
         if puts:
-            if self._write_lock is None:
-                self._write_lock = asyncio.Lock()
-            async with self._write_lock:
+            loop = asyncio.get_running_loop()
+            if self._write_lock is None or self._write_lock[0] is not loop:
+                self._write_lock = (loop, asyncio.Lock())
+            async with self._write_lock[1]:
                 await self._apply_puts(puts, it.now())
         return results
 
@@ -193,7 +189,7 @@ class MemHubStore(BaseStore):
         pids = [it.item_point_id(self._tenant, op.namespace, op.key) for op in ops]
         found = {
             p.id: p.payload
-            for p in await self.client.engine.store.retrieve("memories", list(set(pids)))
+            for p in await self.client.records.get("memories", list(set(pids)))
         }
         out: list[Item | None] = []
         refresh: dict[str, dict] = {}
@@ -215,7 +211,7 @@ class MemHubStore(BaseStore):
         out: list[tuple[dict, dict]] = []
         offset = None
         while True:
-            page, offset = await self.client.engine.store.scroll(
+            page, offset = await self.client.records.scroll(
                 "memories", where, limit=_PAGE, offset=offset
             )
             for point in page:
@@ -253,10 +249,8 @@ class MemHubStore(BaseStore):
         want = max(op.offset + op.limit, 0)
         ranked: list[tuple[dict, dict, float]] = []
         n = max(want, 10)
-        vectors = await query_vectors(self.client.engine, op.query)
         while want:
-            hits = await hybrid(self.client.engine, vectors, texts_where, n)
-            hits = await self._cosines(vectors[0], hits, texts_where)
+            hits = await self.client.records.search(op.query, texts_where, n)
             ranked = await self._unique_items(hits, allowed, at)
             if len(ranked) >= want or len(hits) < n:
                 break
@@ -272,19 +266,6 @@ class MemHubStore(BaseStore):
             kept.extend((p, v, None) for p, v in bare[: op.limit - len(kept)])
         return kept
 
-    async def _cosines(
-        self, dense: list[float], hits: list[tuple[dict, float]], where: Where
-    ) -> list[tuple[dict, float]]:
-        """The hybrid hits, in their order, each scored by its cosine to the query in [0, 1]."""
-        ids = tuple(p["id"] for p, _ in hits)
-        if not ids:
-            return []
-        near = await self.client.engine.store.dense_query(
-            dense, where.and_(MatchAny("id", ids)), limit=len(ids)
-        )
-        cosine = {h.point.payload["id"]: min(1.0, max(0.0, h.score)) for h in near}
-        return [(p, round(cosine.get(p["id"], 0.0), 4)) for p, _ in hits]
-
     async def _unique_items(
         self, hits: list[tuple[dict, float]], allowed, at: datetime
     ) -> list[tuple[dict, dict, float]]:
@@ -298,7 +279,7 @@ class MemHubStore(BaseStore):
             best[pid] = max(score, best.get(pid, 0.0))
         records: dict[str, tuple[dict, dict]] = dict(allowed or {})
         missing = [pid for pid in order if pid not in records]
-        for point in await self.client.engine.store.retrieve("memories", missing):
+        for point in await self.client.records.get("memories", missing):
             if point.payload.get("layer") == it.ITEM and not it.is_expired(point.payload, at):
                 records[point.id] = (point.payload, it.decode_value(point.payload))
         return [(*records[pid], best[pid]) for pid in order if pid in records]
@@ -308,7 +289,7 @@ class MemHubStore(BaseStore):
         found: set[tuple[str, ...]] = set()
         offset = None
         while True:
-            page, offset = await self.client.engine.store.scroll(
+            page, offset = await self.client.records.scroll(
                 "memories", where, limit=_PAGE, offset=offset
             )
             found.update(
@@ -328,9 +309,9 @@ class MemHubStore(BaseStore):
         fresh = {p["item"]: it.refreshed(p, at) for p in payloads}
         if not fresh:
             return
-        store = self.client.engine.store
-        current = await store.retrieve("memories", list(fresh), with_vectors=True)
-        await store.upsert(
+        records = self.client.records
+        current = await records.get("memories", list(fresh), with_vectors=True)
+        await records.put(
             "memories", [StoredPoint(p.id, fresh[p.id], p.dense, p.sparse) for p in current]
         )
 
@@ -339,9 +320,9 @@ class MemHubStore(BaseStore):
     async def _apply_puts(
         self, puts: dict[tuple[tuple[str, ...], str], PutOp], at: datetime
     ) -> None:
-        engine = self.client.engine
+        records = self.client.records
         pids = {k: it.item_point_id(self._tenant, k[0], k[1]) for k in puts}
-        old = {p.id: p.payload for p in await engine.store.retrieve("memories", list(pids.values()))
+        old = {p.id: p.payload for p in await records.get("memories", list(pids.values()))
                if p.payload.get("layer") == it.ITEM}  # fmt: skip
         payloads: list[dict] = []
         texts: list[str | None] = []
@@ -369,9 +350,9 @@ class MemHubStore(BaseStore):
                 texts.append(_indexable(text))
             stale += [it.text_point_id(pid, i) for i in range(max(len(found), 1), had)]
         if payloads:
-            await engine.insert(payloads, texts)
+            await records.insert(payloads, texts)
         if stale:
-            await engine.store.delete("memories", stale)
+            await records.delete("memories", stale)
 
     def _item_scope(self, namespace: tuple[str, ...]) -> dict[str, str]:
         scope = {"app_id": self._app_id} if self._app_id else {}
@@ -388,7 +369,7 @@ class MemHubStore(BaseStore):
         return await self._runner.arun(self._sweep())
 
     async def _sweep(self) -> int:
-        store = self.client.engine.store
+        store = self.client.records
         where = Where(must=(Match("tenant", self._tenant), Match("layer", it.ITEM),
                             DateRange("expires_at", lte=it.iso(it.now()))))  # fmt: skip
         deleted = 0

@@ -17,11 +17,12 @@ import asyncio
 import contextlib
 import json
 import shutil
+import threading
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 import numpy as np
 import qdrant_edge as qe
@@ -200,6 +201,9 @@ class EdgeStore:
         >>> await store.open(vector_size=384)
     """
 
+    # stores of this process being closed, by folder: a new open of the folder waits for it
+    _closing: ClassVar[dict[Path, threading.Event]] = {}
+
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._lock = DirLock(self.path)
@@ -221,6 +225,9 @@ class EdgeStore:
         await self._run(self._open, vector_size)
 
     def _open(self, vector_size: int) -> None:
+        closing = EdgeStore._closing.get(self.path.resolve())
+        if closing is not None:  # this process is still closing the store: let it finish
+            closing.wait(timeout=60)
         self._lock.acquire()
         try:
             self._vector_size = vector_size
@@ -295,13 +302,19 @@ class EdgeStore:
             worker.shutdown(wait=True)
 
     def _close(self) -> None:
-        if self._unoptimized and "memories" in self._shards:
-            self._shards["memories"].optimize()
-        if self._shards:
-            for shard in self._shards.values():
-                shard.flush()
-            self._close_shards()
-        self._lock.release()
+        path = self.path.resolve()
+        done = EdgeStore._closing[path] = threading.Event()
+        try:
+            if self._unoptimized and "memories" in self._shards:
+                self._shards["memories"].optimize()
+            if self._shards:
+                for shard in self._shards.values():
+                    shard.flush()
+                self._close_shards()
+            self._lock.release()
+        finally:
+            del EdgeStore._closing[path]
+            done.set()
 
     # -- writes ------------------------------------------------------------------
 

@@ -39,9 +39,14 @@ INDEXES: dict[Collection, IndexSpec] = {
     "events": IndexSpec(keyword=("atom_id", "kind", "tenant"), datetime=("at",)),
     "meta": IndexSpec(),
     # LangGraph checkpointer (memhub-langgraph); payload only.
+    # "tenant" is hot (its own index, not a facet): checkpoints written before they carried
+    # one must still match IsEmpty("tenant") (memhub.records).
     "checkpoints": IndexSpec(
-        keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id", "kind", "run_id"),
+        keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id", "kind", "run_id", "tenant"),
         integer=("seq",),
+        hot=("tenant",),
     ),
-    "checkpoint_writes": IndexSpec(keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "task_id")),
+    "checkpoint_writes": IndexSpec(
+        keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "tenant"), hot=("tenant",)
+    ),
 }

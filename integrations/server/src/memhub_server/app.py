@@ -28,6 +28,7 @@ from memhub_server.auth import KEYS_FILE, Authenticator, KeyStore
 from memhub_server.routes_hmg import router as hmg_router
 from memhub_server.routes_memhub import router as memhub_router
 from memhub_server.routes_memhub import users_router
+from memhub_server.routes_records import router as records_router
 from memhub_server.routes_transfer import router as transfer_router
 from memhub_server.schemas import Health
 from memhub_server.service import MemoryService
@@ -248,5 +249,6 @@ def create_app(
     app.include_router(users_router, prefix="/v1/users", tags=["users"], responses=errors.RESPONSES)
     app.include_router(hmg_router, prefix="/v1/hmg", tags=["hmg"], responses=errors.RESPONSES)
     app.include_router(transfer_router, prefix="/v1", tags=["transfer"], responses=errors.RESPONSES)
+    app.include_router(records_router, prefix="/v1/records", tags=["records"], responses=errors.RESPONSES)
     ui.install(app, auth, token_login=ui_token_login)
     return app

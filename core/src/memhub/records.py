@@ -1,0 +1,219 @@
+"""``client.records``: the frameworks' own records beside the memories, through the client.
+
+Framework adapters keep data of their own in the store: LangGraph's store items
+(records of layer ``item``/``item_text`` in ``memories``, embedded like memories)
+and its checkpoints (the ``checkpoints`` and ``checkpoint_writes`` collections).
+They reach it only through this API, never through ``client.engine``, so an
+adapter works the same on a local store, through the local hub and against a
+memhub server (``RemoteClient.records`` sends the same calls over HTTP).
+
+Every call stays inside the client's tenant: reads are narrowed to it, writes are
+tagged with it, and records of another tenant can be neither read, overwritten
+nor deleted. In ``memories`` only the item layers are reachable. Checkpoints
+written before they carried a tenant belong to the default tenant ``local``.
+
+Example:
+    >>> await client.records.put("checkpoints", [StoredPoint(pid, {"thread_id": "t1"})])
+    >>> points, _ = await client.records.scroll("checkpoints", Where(must=(Match("thread_id", "t1"),)))
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, get_args
+
+from memhub.errors import InvalidInputError
+from memhub.store.base import Collection, IsEmpty, Match, MatchAny, StoredPoint, Where
+
+if TYPE_CHECKING:
+    from memhub.client import MemoryClient
+
+__all__ = ["ITEM_LAYERS", "RECORD_COLLECTIONS", "Records"]
+
+ITEM_LAYERS = ("item", "item_text")
+RECORD_COLLECTIONS: tuple[Collection, ...] = ("memories", "checkpoints", "checkpoint_writes")
+_LEGACY_TENANT = "local"
+
+
+class Records:
+    """The record API of one client (see the module docstring); reached as ``client.records``."""
+
+    def __init__(self, client: MemoryClient) -> None:
+        self._client = client
+
+    @property
+    def tenant(self) -> str:
+        return self._client.scope.tenant
+
+    # -- the API: each call runs on the engine's owner loop, or on the hub ---------------
+
+    async def get(
+        self, collection: Collection, ids: Sequence[str], *, with_vectors: bool = False
+    ) -> list[StoredPoint]:
+        """The records with these ids that exist and are the tenant's, in no particular order."""
+        return await self._run("get", collection, list(ids), with_vectors=with_vectors)
+
+    async def scroll(
+        self,
+        collection: Collection,
+        where: Where | None = None,
+        *,
+        limit: int = 256,
+        offset: str | None = None,
+        order_by: str | None = None,
+        descending: bool = False,
+    ) -> tuple[list[StoredPoint], str | None]:
+        """A page of the tenant's records matching ``where`` and the next offset (``None`` at the end)."""
+        return await self._run(
+            "scroll",
+            collection,
+            where,
+            limit=limit,
+            offset=offset,
+            order_by=order_by,
+            descending=descending,
+        )
+
+    async def count(self, collection: Collection, where: Where | None = None) -> int:
+        return await self._run("count", collection, where)
+
+    async def put(
+        self, collection: Collection, points: Sequence[StoredPoint], *, only_if: Where | None = None
+    ) -> None:
+        """Insert or replace records as given (vectors included); ``only_if`` as ``MemoryStore.upsert``."""
+        await self._run("put", collection, list(points), only_if=only_if)
+
+    async def insert(self, payloads: Sequence[dict[str, Any]], texts: Sequence[str | None]) -> None:
+        """Store item records in ``memories``, each embedded from its text (``None``: no vectors)."""
+        await self._run("insert", list(payloads), list(texts))
+
+    async def delete(self, collection: Collection, ids: Sequence[str]) -> None:
+        """Delete the tenant's records with these ids (others are left alone)."""
+        await self._run("delete", collection, list(ids))
+
+    async def search(
+        self, query: str, where: Where, limit: int
+    ) -> list[tuple[dict[str, Any], float]]:
+        """Item records found by hybrid retrieval (dense + BM25, RRF), in that order, each
+        scored by the cosine similarity of its vector to the query, clipped to [0, 1]."""
+        return await self._run("search", query, where, limit)
+
+    async def _run(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        if name in ("get", "delete"):
+            _check_ids(args[1])
+        client = self._client
+        if client._remote is None and not client.engine._opened:
+            await client.open()
+        remote = client._remote
+        if remote is not None:
+            return await client.engine.owner.call(getattr(remote.records, name)(*args, **kwargs))
+        return await client.engine.owner.call(getattr(self, f"_{name}")(*args, **kwargs))
+
+    # -- local implementation (on the owner loop) -----------------------------------------
+
+    async def _get(
+        self, collection: Collection, ids: list[str], *, with_vectors: bool
+    ) -> list[StoredPoint]:
+        _check_collection(collection)
+        found = await self._client.engine.store.retrieve(collection, ids, with_vectors=with_vectors)
+        return [p for p in found if self._owns(collection, p.payload)]
+
+    async def _scroll(
+        self, collection: Collection, where: Where | None, **kwargs: Any
+    ) -> tuple[list[StoredPoint], str | None]:
+        return await self._client.engine.store.scroll(
+            collection, self._narrow(collection, where), **kwargs
+        )
+
+    async def _count(self, collection: Collection, where: Where | None) -> int:
+        return await self._client.engine.store.count(collection, self._narrow(collection, where))
+
+    async def _put(
+        self, collection: Collection, points: list[StoredPoint], *, only_if: Where | None
+    ) -> None:
+        _check_ids([p.id for p in points])
+        points = [
+            StoredPoint(p.id, self._tagged(collection, p.payload), p.dense, p.sparse)
+            for p in points
+        ]
+        await self._check_not_others(collection, [p.id for p in points])
+        await self._client.engine.store.upsert(collection, points, only_if=only_if)
+
+    async def _insert(self, payloads: list[dict[str, Any]], texts: list[str | None]) -> None:
+        from memhub.ids import to_point_id
+
+        payloads = [self._tagged("memories", p) for p in payloads]
+        await self._check_not_others("memories", [to_point_id(p["id"]) for p in payloads])
+        await self._client.engine.insert(payloads, texts)
+
+    async def _delete(self, collection: Collection, ids: list[str]) -> None:
+        mine = [p.id for p in await self._get(collection, ids, with_vectors=False)]
+        await self._client.engine.store.delete(collection, mine)
+
+    async def _search(
+        self, query: str, where: Where, limit: int
+    ) -> list[tuple[dict[str, Any], float]]:
+        from memhub.engine.hmg import hybrid, query_vectors
+
+        engine = self._client.engine
+        where = self._narrow("memories", where)
+        vectors = await query_vectors(engine, query)
+        hits = await hybrid(engine, vectors, where, limit)
+        ids = tuple(p["id"] for p, _ in hits)
+        if not ids:
+            return []
+        near = await engine.store.dense_query(
+            vectors[0], where.and_(MatchAny("id", ids)), limit=len(ids)
+        )
+        cosine = {h.point.payload["id"]: min(1.0, max(0.0, h.score)) for h in near}
+        return [(p, round(cosine.get(p["id"], 0.0), 4)) for p, _ in hits]
+
+    # -- the tenant guard -------------------------------------------------------------------
+
+    def _narrow(self, collection: Collection, where: Where | None) -> Where:
+        _check_collection(collection)
+        where = where or Where()
+        if collection == "memories":
+            return where.and_(Match("tenant", self.tenant), MatchAny("layer", ITEM_LAYERS))
+        if self.tenant == _LEGACY_TENANT:
+            return where.and_(Where(should=(Match("tenant", self.tenant), IsEmpty("tenant"))))
+        return where.and_(Match("tenant", self.tenant))
+
+    def _owns(self, collection: Collection, payload: dict[str, Any]) -> bool:
+        tenant = payload.get("tenant")
+        if collection == "memories":
+            return tenant == self.tenant and payload.get("layer") in ITEM_LAYERS
+        return tenant == self.tenant or (tenant is None and self.tenant == _LEGACY_TENANT)
+
+    def _tagged(self, collection: Collection, payload: dict[str, Any]) -> dict[str, Any]:
+        _check_collection(collection)
+        if collection == "memories" and payload.get("layer") not in ITEM_LAYERS:
+            raise InvalidInputError(
+                f"records in memories must be of layer {' or '.join(ITEM_LAYERS)}"
+            )
+        if payload.get("tenant", self.tenant) != self.tenant:
+            raise InvalidInputError("a record cannot be written for another tenant")
+        return {**payload, "tenant": self.tenant}
+
+    async def _check_not_others(self, collection: Collection, ids: list[str]) -> None:
+        existing = await self._client.engine.store.retrieve(collection, ids)
+        if any(not self._owns(collection, p.payload) for p in existing):
+            raise InvalidInputError(
+                "a record with this id belongs to another tenant or is not a record"
+            )
+
+
+def _check_ids(ids: list[str]) -> None:
+    for point_id in ids:
+        try:
+            uuid.UUID(str(point_id))
+        except ValueError:
+            raise InvalidInputError(f"a record id is a UUID, not {str(point_id)[:60]!r}") from None
+
+
+def _check_collection(collection: str) -> None:
+    if collection not in RECORD_COLLECTIONS or collection not in get_args(Collection):
+        raise InvalidInputError(
+            f"records live in {', '.join(RECORD_COLLECTIONS)}, not {collection!r}"
+        )
