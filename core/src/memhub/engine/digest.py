@@ -17,6 +17,7 @@ from typing import Any
 from memhub.engine.core import Engine
 from memhub.engine.filters import visible
 from memhub.engine.records import new_payload, now
+from memhub.errors import ProviderError
 from memhub.ids import new_id
 from memhub.models import DigestResult
 from memhub.scope import Scope
@@ -116,11 +117,22 @@ async def _derive(engine: Engine, scope: Scope, llm: Any) -> list[tuple[str, lis
         listing = "\n".join(f"[{m['id']}] {m['content']}" for m in memories)
         data = await llm.complete_json(DIGEST_PROMPT, listing)
         known = {m["id"] for m in memories}
-        found = [(d.get("text", ""), [i for i in d.get("evidence_ids", []) if i in known]) for d in data.get("derived", [])]
+        found = [(text, [i for i in ids if i in known]) for text, ids in _derived(data)]  # only ids it was shown
         items = [(text, ids) for text, ids in found if text and ids]
     else:
         items = [(_theme_text(t, ids, memories), ids) for t, ids in recurring_themes(memories)]
     return items
+
+
+def _derived(data: Any) -> list[tuple[str, list[str]]]:
+    """``{"derived": [{"text": str, "evidence_ids": [str]}]}`` from the model, or ``ProviderError``."""
+    derived = data.get("derived", []) if isinstance(data, dict) else None
+    if not isinstance(derived, list) or not all(
+        isinstance(d, dict) and isinstance(d.get("text", ""), str) and isinstance(d.get("evidence_ids", []), list)
+        for d in derived
+    ):
+        raise ProviderError(f"the digest model returned malformed patterns: {str(data)[:200]}")
+    return [(d.get("text", ""), [str(i) for i in d.get("evidence_ids", [])]) for d in derived]
 
 
 async def _replace_derived(engine: Engine, scope: Scope, items: list[tuple[str, list[str]]]) -> list[str]:

@@ -41,6 +41,17 @@ def _messages_block(messages: list[Message]) -> str:
     return "\n".join(f"[{m.id or i}] {m.role}: {m.content}" for i, m in enumerate(messages))
 
 
+def _cited(candidate: Candidate, messages: list[Message]) -> Candidate:
+    """The candidate citing only ids it was shown: its ``source_ids`` become evidence.
+
+    An id the model made up is dropped; with none left, the candidate cites every
+    message of the write (it came from them, and governing them must reach it).
+    """
+    sent = [m.id for m in messages if m.id]
+    kept = [i for i in dict.fromkeys(candidate.source_ids) if i in set(sent)]
+    return candidate.model_copy(update={"source_ids": kept or sent})
+
+
 class LLMExtractor:
     """Candidates from one LLM call."""
 
@@ -51,9 +62,10 @@ class LLMExtractor:
         block = _messages_block(messages)[-self.max_chars :]
         data = await self.llm.complete_json(EXTRACT_PROMPT, block)
         try:
-            return [Candidate.model_validate(c) for c in data.get("candidates", [])]
+            found = [Candidate.model_validate(c) for c in data.get("candidates", [])]
         except (ValidationError, TypeError, AttributeError) as err:
             raise ProviderError(f"the extractor returned malformed candidates: {err}") from err
+        return [_cited(c, messages) for c in found]
 
 
 class LLMJudge:
@@ -83,9 +95,12 @@ class LLMJudge:
         by_index: dict[int, Verdict] = {}
         try:
             for raw in data.get("verdicts", []):
-                by_index[int(raw.get("index", len(by_index)))] = Verdict.model_validate(
-                    {k: v for k, v in raw.items() if k != "index"}
-                )
+                index = int(raw.get("index", len(by_index)))
+                if not 0 <= index < len(items) or index in by_index:
+                    raise ValueError(f"index {index} is not one of the {len(items)} items sent, once")
+                verdict = Verdict.model_validate({k: v for k, v in raw.items() if k != "index"})
+                shown = {n.id for n in items[index].neighbours}  # targets only among what was shown
+                by_index[index] = verdict.model_copy(update={"targets": [t for t in verdict.targets if t in shown]})
         except (ValidationError, TypeError, ValueError, AttributeError) as err:
             raise ProviderError(f"the judge returned malformed verdicts: {err}") from err
         # A verdict the model forgot is treated as ADD: never lose a candidate silently.

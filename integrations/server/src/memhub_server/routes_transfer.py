@@ -61,11 +61,14 @@ async def export(
 
 
 class _QueueWriter:
+    """Lines written on the engine's owner loop, queued for the response on this loop."""
+
     def __init__(self, queue: asyncio.Queue[str | None]) -> None:
         self.queue = queue
+        self.loop = asyncio.get_running_loop()
 
     def write(self, text: str) -> int:
-        self.queue.put_nowait(text)
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, text)
         return len(text)
 
 
@@ -94,6 +97,7 @@ async def import_(
     # the engine call, not client.import_: the lines keep the file's numbers
     if strict:
         transfer.validate(numbered)
-    return await transfer.import_lines(
-        client.engine, numbered, client.scope.tenant, total=len(numbered)
+    # on the engine's owner loop, where its write lock lives (memhub.engine.owner)
+    return await client.engine.owner.call(
+        transfer.import_lines(client.engine, numbered, client.scope.tenant, total=len(numbered))
     )
