@@ -52,7 +52,7 @@ class TimedEmbedder:
 
     def __init__(self, inner) -> None:
         self.inner = inner
-        self.name, self.dim = inner.name, inner.dim
+        self.name, self.dim, self.similarity_floor = inner.name, inner.dim, inner.similarity_floor
         self.query_ms = 0.0
         self.passage_ms = 0.0
 

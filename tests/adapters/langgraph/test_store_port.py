@@ -1139,6 +1139,7 @@ class _FixedVectorEmbedder:
 
     name = "test/fixed-vectors"
     dim = 3
+    similarity_floor = 0.0
     vectors = {
         "a": [1.0, 0.0, 0.0],
         "b": [2.0, 0.1, 0.0],

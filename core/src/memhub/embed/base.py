@@ -16,6 +16,9 @@ class Embedder(Protocol):
 
     name: str
     dim: int
+    similarity_floor: float
+    """The cosine of two unrelated texts for this model (0.0 for most; e5 crowds into
+    0.7-1.0): the write path rescales by it so thresholds mean the same for every model."""
 
     async def embed_query(self, text: str) -> list[float]: ...
 

@@ -20,6 +20,8 @@ class OpenAICompatibleEmbedder:
         chars_per_token: ASCII characters per token (``embed_chars_per_token``).
     """
 
+    similarity_floor = 0.0  # hosted models' cosines of unrelated texts sit near 0
+
     def __init__(
         self,
         model: str,

@@ -19,10 +19,19 @@ from memhub.embed.bm25 import Bm25Encoder
 from memhub.engine.access import ACCESS_KEY, access_keys, owned
 from memhub.engine.owner import Owner
 from memhub.engine.records import now
-from memhub.errors import ConflictError, EmbedderMismatchError, NotFoundError
+from memhub.errors import ConflictError, EmbedderMismatchError, InvalidInputError, NotFoundError
 from memhub.ids import from_point_id, to_point_id
 from memhub.scope import Scope
-from memhub.store.base import IsEmpty, Match, MatchAny, MemoryStore, StoredPoint, Where, pages
+from memhub.store.base import (
+    IsEmpty,
+    Match,
+    MatchAny,
+    MemoryStore,
+    StoredPoint,
+    Where,
+    every,
+    pages,
+)
 
 _META_ID = str(uuid.UUID(int=1))
 
@@ -58,6 +67,11 @@ class Engine:
     """
 
     def __init__(self, store: MemoryStore, embedder: Embedder, *, actor: str = "agent", rrf_k: int = 2):
+        if not isinstance(embedder, Embedder):
+            raise InvalidInputError(
+                f"{type(embedder).__name__} is not an Embedder (memhub.embed.base.Embedder): it needs "
+                "name, dim, similarity_floor, embed_query and embed_passages"
+            )
         self.store = store
         self.embedder = embedder
         self.bm25 = Bm25Encoder()
@@ -127,8 +141,7 @@ class Engine:
 
     async def _recover(self) -> None:
         """Finish or undo replaces interrupted between their two phases (see ``replace_version``)."""
-        pending, _ = await self.store.scroll("memories", Where(must=(Match("status", "pending"),)), limit=1000)
-        for point in pending:
+        for point in await every(self.store, "memories", Where(must=(Match("status", "pending"),))):
             old_id = point.payload.get("supersedes")
             old = await self.store.retrieve("memories", [to_point_id(old_id)]) if old_id else []
             if old and old[0].payload.get("superseded_by") == point.payload["id"]:
@@ -309,7 +322,7 @@ class Engine:
                     await self.store.upsert("events", rewritten)
 
     async def events(self, atom_id: str) -> list[dict[str, Any]]:
-        points, _ = await self.store.scroll("events", Where(must=(Match("atom_id", atom_id),)), limit=10_000)
+        points = await every(self.store, "events", Where(must=(Match("atom_id", atom_id),)))
         return sorted((p.payload for p in points), key=lambda e: e["at"])
 
 

@@ -21,7 +21,7 @@ from memhub.errors import ProviderError
 from memhub.ids import new_id
 from memhub.models import DigestResult
 from memhub.scope import Scope
-from memhub.store.base import Match, StoredPoint, Where
+from memhub.store.base import Match, StoredPoint, Where, every
 
 MIN_SUPPORT = 3
 SOURCE_LAYERS = ("fact", "profile", "procedure")
@@ -94,7 +94,7 @@ def _theme_text(term: str, ids: list[str], memories: list[dict[str, Any]]) -> st
 
 
 async def digest(engine: Engine, *, llm: Any = None, tenant: str = "local") -> DigestResult:
-    points, _ = await engine.store.scroll("meta", Where(must=(Match("kind", "pending_scope"),)), limit=10_000)
+    points = await every(engine.store, "meta", Where(must=(Match("kind", "pending_scope"),)))
     derived_ids: list[str] = []
     for point in points:
         scope = Scope(**point.payload["scope"])
@@ -111,7 +111,7 @@ async def digest(engine: Engine, *, llm: Any = None, tenant: str = "local") -> D
 
 async def _derive(engine: Engine, scope: Scope, llm: Any) -> list[tuple[str, list[str]]]:
     """The scope's patterns as ``(text, evidence ids)``."""
-    points, _ = await engine.store.scroll("memories", visible(scope, SOURCE_LAYERS), limit=2000)
+    points = await every(engine.store, "memories", visible(scope, SOURCE_LAYERS))
     memories = [p.payload for p in points]
     if llm is not None:
         listing = "\n".join(f"[{m['id']}] {m['content']}" for m in memories)
@@ -136,8 +136,7 @@ def _derived(data: Any) -> list[tuple[str, list[str]]]:
 
 
 async def _replace_derived(engine: Engine, scope: Scope, items: list[tuple[str, list[str]]]) -> list[str]:
-    old, _ = await engine.store.scroll("memories", visible(scope, ("derived",)), limit=1000)
-    for p in old:  # a digest restates the scope's patterns: earlier ones are archived
+    for p in await every(engine.store, "memories", visible(scope, ("derived",))):  # a digest restates the scope's patterns: earlier ones are archived
         await engine.update(p.payload, {"status": "archived"})
     payloads = [new_payload(new_id(), text, layer="derived", scope=scope, source="system", evidence=ids)
                 for text, ids in items]  # fmt: skip

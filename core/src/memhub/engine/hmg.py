@@ -31,7 +31,7 @@ from memhub.models import (
 from memhub.progress import Progress
 from memhub.redact import redact
 from memhub.scope import ANY, Scope
-from memhub.store.base import HasVector, IsEmpty, Match, MatchAny, SparseVector, Where
+from memhub.store.base import HasVector, IsEmpty, Match, MatchAny, SparseVector, Where, every
 from memhub.store.schema import COLLECTIONS
 
 RECALL_LAYERS = ("fact", "profile", "lesson", "procedure")
@@ -366,7 +366,7 @@ async def _chain(engine: Engine, payload: dict) -> list[str]:
     root = payload.get("chain_root")
     if not root:
         return [payload["id"]]
-    members, _ = await engine.store.scroll("memories", Where(must=(Match("chain_root", root),)), limit=10_000)
+    members = await every(engine.store, "memories", Where(must=(Match("chain_root", root),)))
     ordered = sorted((p.payload for p in members if p.payload.get("status") != "pending"),
                      key=lambda p: (p.get("version", 1), p["id"]))  # fmt: skip
     return [p["id"] for p in ordered]

@@ -27,7 +27,7 @@ from memhub.models import (
     SearchResult,
 )
 from memhub.scope import Scope
-from memhub.store.base import Match, MatchAny, SparseVector, Where, pages
+from memhub.store.base import Match, MatchAny, SparseVector, Where, every, pages
 
 CHAT_LAYERS = ("fact", "profile")
 PAST = ("superseded", "negated", "archived")  # no longer current, still in the history
@@ -62,8 +62,7 @@ async def evolution_chain(engine: Engine, payload: dict) -> list[str]:
     """Ids of the versions this one replaced, newest first."""
     if not payload.get("supersedes"):
         return []
-    members, _ = await engine.store.scroll("memories", Where(must=(Match("chain_root", payload["chain_root"]),)),
-                                           limit=10_000)  # fmt: skip
+    members = await every(engine.store, "memories", Where(must=(Match("chain_root", payload["chain_root"]),)))
     older = [p.payload for p in members if p.payload.get("version", 1) < payload.get("version", 1)]
     return [p["id"] for p in sorted(older, key=lambda p: p.get("version", 1), reverse=True)]
 

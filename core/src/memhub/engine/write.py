@@ -49,7 +49,7 @@ _APPLY_ATTEMPTS = 3
 
 def relation_score(engine: Engine, cosine: float) -> float:
     """Cosine rescaled so that 0 means unrelated for this embedder (e5's cosines start near 0.8)."""
-    floor = getattr(engine.embedder, "similarity_floor", 0.0)
+    floor = engine.embedder.similarity_floor
     return max(0.0, min(1.0, (cosine - floor) / (1.0 - floor)))
 
 
@@ -250,7 +250,7 @@ async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occu
     """
     seen = engine.changes(scope)
     candidates = [c.model_copy(update={"text": redact(c.text).text}) for c in candidates if c.text.strip()]
-    free = getattr(judge, "free", False)
+    free = judge.free
     floor = min(threshold, _FREE_JUDGE_FLOOR) if free else threshold
     neighbours, vectors = await _neighbours(engine, scope, candidates, floor) if candidates else ([], [])
     to_judge = [i for i, n in enumerate(neighbours) if n]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from memhub.config import Settings
+from memhub.errors import InvalidInputError
 from memhub.providers.types import Extractor, Judge
 
 
@@ -21,6 +22,11 @@ def build_extractor(settings: Settings, llm: Any = None) -> Extractor:
 
 def build_judge(settings: Settings, jev: Any = None, llm: Any = None) -> Judge:
     if jev is not None and hasattr(jev, "judge"):
+        if not isinstance(getattr(jev, "free", None), bool):
+            raise InvalidInputError(
+                f"{type(jev).__name__} lacks `free: bool`, which a Judge declares "
+                "(memhub.providers.types.Judge): True for an offline judge, False for a model"
+            )
         return jev
     model = jev
     if model is None and llm is not None and not hasattr(llm, "extract"):  # an injected model plays both roles

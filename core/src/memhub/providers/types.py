@@ -97,4 +97,8 @@ class Extractor(Protocol):
 class Judge(Protocol):
     """Decides every candidate of one write in a single call: one verdict per item, same order."""
 
+    free: bool
+    """Whether a call costs nothing (an offline judge): the write path then shows it
+    weaker neighbours too, since its threshold exists to save model calls."""
+
     async def judge(self, items: list[JudgeItem]) -> list[Verdict]: ...

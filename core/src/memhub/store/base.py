@@ -201,3 +201,8 @@ async def pages(store: MemoryStore, collection: Collection, where: Where | None 
             yield page
         if offset is None:
             return
+
+
+async def every(store: MemoryStore, collection: Collection, where: Where | None = None) -> list[StoredPoint]:
+    """Every point of ``collection`` matching ``where``, however many: no silent cap."""
+    return [point async for page in pages(store, collection, where) for point in page]

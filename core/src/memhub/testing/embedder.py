@@ -15,6 +15,7 @@ from memhub.engine.text import normalize
 
 class HashEmbedder:
     name = "memhub-testing/hash"
+    similarity_floor = 0.0
 
     def __init__(self, dim: int = 256) -> None:
         self.dim = dim
