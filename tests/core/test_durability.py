@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 from store_files import files_containing
 
-from memhub import EmbedderMismatchError, MemoryClient
+from memhub import ConflictError, EmbedderMismatchError, MemoryClient
 from memhub.testing import HashEmbedder
 
 WRITER = textwrap.dedent(
@@ -182,3 +182,53 @@ async def test_recovery_finishes_the_audit_step_of_an_interrupted_replace(tmp_pa
         ]
         assert [(s.action, s.to, s.reason) for s in new_steps] == [("replace", "active", "升级到 17")]
         assert "replace_step" not in (await client.engine.get(new.atom_id, "local"))
+
+
+def _fail_on_call(n: int, real):
+    """``real``, except that its ``n``-th call raises ``ConflictError`` (a concurrent writer)."""
+    calls = 0
+
+    async def flaky(*args, **kwargs):
+        nonlocal calls
+        calls += 1
+        if calls == n:
+            raise ConflictError("changed by another writer")
+        return await real(*args, **kwargs)
+
+    return flaky
+
+
+async def test_a_seal_cascade_cut_short_is_finished_on_the_next_open(tmp_path, monkeypatch):
+    from memhub.engine import hmg
+
+    store = tmp_path / "store"
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
+        written = await client.add(messages=[{"role": "user", "content": "I live in Lyon"}], user_id="alice")
+        fact = written.decisions[0].memory_id
+        monkeypatch.setattr(hmg, "hide", _fail_on_call(2, hmg.hide))  # the fact hidden, its raw turn not
+        with pytest.raises(ConflictError):
+            await client.govern(fact, "seal", "private")
+        monkeypatch.undo()
+        said = await client.search_conversation("Lyon", user_id="alice")
+        assert [t.content for t in said.turns] == ["I live in Lyon"]  # half done, as stated
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
+        assert (await client.search_conversation("Lyon", user_id="alice")).turns == []
+        raw = await client.history(written.raw_ids[0])
+        assert raw.current.exposure_state == "sealed"
+
+
+async def test_a_forget_user_cut_short_is_finished_on_the_next_open(tmp_path, monkeypatch):
+    from memhub.engine import erase
+
+    store = tmp_path / "store"
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
+        for text in ("I live in Lyon", "I work at Acme", "I have a cat"):
+            await client.add(text, user_id="alice")
+        monkeypatch.setattr(erase, "hide", _fail_on_call(3, erase.hide))
+        with pytest.raises(ConflictError):
+            await client.forget_user("alice")
+        monkeypatch.undo()
+        assert await client.list(user_id="alice", include_history=True)  # some are left
+    async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
+        assert await client.list(user_id="alice", include_history=True) == []
+        assert (await client.forget_user("alice")).tombstoned == 0

@@ -102,6 +102,7 @@ class Engine:
                 schema = await self._check_meta()
                 await self._recover()
                 await self._migrate(schema)
+                await self._resume()
             except BaseException:
                 await self.store.close()
                 raise
@@ -152,6 +153,13 @@ class Engine:
                 await self.store.upsert("memories", [full])  # an upsert replaces vectors too: keep them
             else:
                 await self.store.delete("memories", [point.id])
+
+    async def _resume(self) -> None:
+        """Finish multi-record operations (govern cascades, forget_user) left pending."""
+        from memhub.engine import erase, hmg  # they are written on this module
+
+        await hmg.resume_govern(self)
+        await erase.resume_forget(self)
 
     async def _migrate(self, schema: int) -> None:
         """Bring a store written by an older memhub (``schema``) up to ``SCHEMA_VERSION``."""

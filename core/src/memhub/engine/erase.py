@@ -15,6 +15,7 @@ rewrites the store so it is gone from the files on disk as well.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from memhub.engine.core import Engine
@@ -23,7 +24,7 @@ from memhub.engine.hmg import hide
 from memhub.ids import to_point_id
 from memhub.models import ForgetResult
 from memhub.scope import check_id
-from memhub.store.base import Match, Where, pages
+from memhub.store.base import Match, StoredPoint, Where, every, pages
 
 REASON = "forget_user"
 ERASED_REASON = "[reason erased: forget_user]"
@@ -49,16 +50,34 @@ async def forget_user(
     user_id = check_id(user_id, "user_id")
     if app_id is not None:
         app_id = check_id(app_id, "app_id")
-    where = user_records(tenant, user_id, app_id)
-    erased = 0
     async with engine.write_lock:
-        # the next page's first point is untouched by this one, so its offset holds
-        async for page in pages(engine.store, "memories", where, size=PAGE):
-            erased += await _erase(engine, [p.payload for p in page])
-        dropped = await drop_pending(engine, tenant, user_id, app_id)
-        if erased or dropped:
-            await engine.bump()
+        # many updates: a marker first, so the next open finishes what a crash or a
+        # conflict left undone (resume_forget); running it again is safe by design
+        marker = str(uuid.uuid4())
+        fields = {"kind": "pending_forget", "tenant": tenant, "user_id": user_id, "app_id": app_id}
+        await engine.store.upsert("meta", [StoredPoint(marker, fields)])
+        erased = await _forget(engine, tenant, user_id, app_id)
+        await engine.store.delete("meta", [marker])
     return ForgetResult(user_id=user_id, tombstoned=erased)
+
+
+async def _forget(engine: Engine, tenant: str, user_id: str, app_id: str | None) -> int:
+    erased = 0
+    # the next page's first point is untouched by this one, so its offset holds
+    async for page in pages(engine.store, "memories", user_records(tenant, user_id, app_id), size=PAGE):
+        erased += await _erase(engine, [p.payload for p in page])
+    dropped = await drop_pending(engine, tenant, user_id, app_id)
+    if erased or dropped:
+        await engine.bump()
+    return erased
+
+
+async def resume_forget(engine: Engine) -> None:
+    """Finish ``forget_user`` calls a crash or a conflict interrupted (run on open)."""
+    for marker in await every(engine.store, "meta", Where(must=(Match("kind", "pending_forget"),))):
+        m = marker.payload
+        await _forget(engine, m["tenant"], m["user_id"], m.get("app_id"))
+        await engine.store.delete("meta", [marker.id])
 
 
 async def _erase(engine: Engine, payloads: list[dict[str, Any]]) -> int:

@@ -1,11 +1,24 @@
 """The HMG operations: memorize, recall, correct, govern, handoff, context, history, stats, purge.
 
 Exact semantics: the README's "Operations" section (the HMG guide's vocabulary and
-transitions). Every operation either applies fully
-or raises a typed error having changed nothing.
+transitions). What holds when an operation fails:
+
+- Bad input, a wrong transition, a missing memory: a typed error, nothing changed.
+- Single-record changes (memorize, correct, quarantine, release, handoff) are one
+  conditional update or insert: applied or not.
+- ``replace`` is two-phase (a pending new version, then the old one superseded); a
+  crash in between is finished or undone on the next open (``Engine._recover``).
+- A seal or tombstone with a lineage cascade, and ``forget_user``, are many updates:
+  a marker listing them is written first, and a failure part-way (a crash, a
+  ``ConflictError``) leaves some records hidden and the rest to the next open,
+  which finishes them (``resume_govern``, ``erase.resume_forget``). Until then the
+  records not yet hidden stay readable.
 """
 
 from __future__ import annotations
+
+import uuid
+from typing import Any
 
 from memhub.engine import reasons, transitions
 from memhub.engine.core import PENDING_STEP, Engine
@@ -31,7 +44,16 @@ from memhub.models import (
 from memhub.progress import Progress
 from memhub.redact import redact
 from memhub.scope import ANY, Scope
-from memhub.store.base import HasVector, IsEmpty, Match, MatchAny, SparseVector, Where, every
+from memhub.store.base import (
+    HasVector,
+    IsEmpty,
+    Match,
+    MatchAny,
+    SparseVector,
+    StoredPoint,
+    Where,
+    every,
+)
 from memhub.store.schema import COLLECTIONS
 
 RECALL_LAYERS = ("fact", "profile", "lesson", "procedure")
@@ -284,12 +306,22 @@ async def govern(
         if action == "derive_lesson":
             lesson_id = await _store_lesson(engine, old, lesson_text)
             old = {**old, "lessons": [*old.get("lessons", []), lesson_id]}
+        todo = [(p, f"{why} ({relation})") for p, relation in related if p.get("exposure") not in GOVERNED]
+        # a cascade is many updates: a marker lists them first, and the next open finishes
+        # the ones a crash or a conflict left undone (resume_govern)
+        marker = None
+        if todo:
+            steps = [[old["id"], why], *([p["id"], r] for p, r in todo)]
+            marker = await _mark(
+                engine, "pending_govern", tenant=old["tenant"], exposure=after, action=action, steps=steps
+            )
         await hide(engine, old, after, why, action)
         cascaded = []
-        for payload, relation in related:
-            if payload.get("exposure") not in GOVERNED:
-                await hide(engine, payload, after, f"{why} ({relation})", action)
-                cascaded.append(payload["id"])
+        for payload, step_reason in todo:
+            await hide(engine, payload, after, step_reason, action)
+            cascaded.append(payload["id"])
+        if marker:
+            await engine.store.delete("meta", [marker])
         if lesson_id:
             await engine.log(lesson_id, "relation", "derive_lesson", tenant=old["tenant"], reason=why, related=target_atom)
         await engine.bump()
@@ -300,6 +332,24 @@ async def govern(
 def _versions(payloads: list[dict]) -> list[str]:
     """The other versions of these memories: their replace steps name them too."""
     return [i for p in payloads for i in (p.get("supersedes"), p.get("superseded_by")) if i]
+
+
+async def _mark(engine: Engine, kind: str, **fields: Any) -> str:
+    """A pending-operation marker in ``meta``; returns its point id."""
+    point_id = str(uuid.uuid4())
+    await engine.store.upsert("meta", [StoredPoint(point_id, {"kind": kind, **fields})])
+    return point_id
+
+
+async def resume_govern(engine: Engine) -> None:
+    """Finish seal/tombstone cascades a crash or a conflict interrupted (run on open)."""
+    for marker in await every(engine.store, "meta", Where(must=(Match("kind", "pending_govern"),))):
+        m = marker.payload
+        for atom_id, reason in m["steps"]:
+            found = await engine.get_many([atom_id])
+            if found and found[0].get("exposure") not in GOVERNED:
+                await hide(engine, found[0], m["exposure"], reason, m["action"])
+        await engine.store.delete("meta", [marker.id])
 
 
 async def _store_lesson(engine: Engine, source: dict, text: str) -> str:
