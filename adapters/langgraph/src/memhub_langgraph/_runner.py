@@ -53,7 +53,7 @@ class LoopRunner:
                 f"where waiting would deadlock; await its async twin `a{method}(...)` there"
             )
         self._check_open(coro)
-        return self._loop_owner.submit(coro).result()
+        return self._loop_owner.call_sync(coro)
 
     async def arun(self, coro: Coroutine[Any, Any, T]) -> T:
         """Run ``coro`` on the loop and await it from any loop (the async face)."""

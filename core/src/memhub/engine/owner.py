@@ -49,7 +49,9 @@ class Owner:
         with self._guard:
             if self._loop is None:
                 loop = asyncio.new_event_loop()
-                thread = threading.Thread(target=_serve, args=(loop,), name=self.name, daemon=True)
+                thread = threading.Thread(
+                    target=self._serve, args=(loop,), name=self.name, daemon=True
+                )
                 thread.start()
                 self._loop, self._thread = loop, thread
             return self._loop
@@ -75,14 +77,22 @@ class Owner:
         return running is self._loop
 
     def submit(self, coro: Coroutine[Any, Any, T]) -> Future[T]:
-        """Schedule ``coro`` on the owner loop; the returned future is safe to wait on anywhere."""
-        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+        """Schedule ``coro`` on the owner loop; the returned future is safe to wait on anywhere.
+
+        A ``KeyboardInterrupt`` or ``SystemExit`` raised by ``coro`` (a progress callback
+        stopping an import) reaches the future as ``Escaped``: raised on the loop itself,
+        asyncio would stop the loop for every other caller.
+        """
+        return asyncio.run_coroutine_threadsafe(_guarded(coro), self.loop)
 
     async def call(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await ``coro`` run on the owner loop, from any loop (in place when already there)."""
         if self.on_owner_loop():
             return await coro
-        return await asyncio.wrap_future(self.submit(coro))
+        try:
+            return await asyncio.wrap_future(self.submit(coro))
+        except Escaped as escaped:
+            raise escaped.original from None
 
     def call_sync(self, coro: Coroutine[Any, Any, T]) -> T:
         """Run ``coro`` on the owner loop and block until it is done (the sync face)."""
@@ -92,7 +102,10 @@ class Owner:
                 "a blocking memhub call was made on the engine's own event loop, where "
                 "waiting would deadlock; await the async client's method there"
             )
-        return self.submit(coro).result()
+        try:
+            return self.submit(coro).result()
+        except Escaped as escaped:
+            raise escaped.original from None
 
     def stop(self) -> None:
         """Stop the owner thread; calls still running there are cancelled, never left hanging.
@@ -109,16 +122,34 @@ class Owner:
         if thread is not threading.current_thread():
             thread.join()
 
+    def _serve(self, loop: asyncio.AbstractEventLoop) -> None:
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_forever()
+        finally:
+            with self._guard:  # however it ended, the next call starts a new loop
+                if self._loop is loop:
+                    self._loop = self._thread = None
+                    self._locks = {}
+            # Whatever is still running is cancelled and its waiters are told so; the
+            # callbacks already scheduled (results of finished calls) run first.
+            loop.run_until_complete(_cancel_pending())
+            loop.close()
 
-def _serve(loop: asyncio.AbstractEventLoop) -> None:
-    asyncio.set_event_loop(loop)
+
+class Escaped(Exception):  # noqa: N818 - it carries a BaseException across the loop
+    """A ``KeyboardInterrupt`` or ``SystemExit`` from a call on the owner loop, carried to its caller."""
+
+    def __init__(self, original: BaseException) -> None:
+        super().__init__(repr(original))
+        self.original = original
+
+
+async def _guarded(coro: Coroutine[Any, Any, T]) -> T:
     try:
-        loop.run_forever()
-    finally:
-        # Whatever is still running is cancelled and its waiters are told so; the
-        # callbacks already scheduled (results of finished calls) run first.
-        loop.run_until_complete(_cancel_pending())
-        loop.close()
+        return await coro
+    except (KeyboardInterrupt, SystemExit) as err:
+        raise Escaped(err) from err
 
 
 async def _cancel_pending() -> None:
