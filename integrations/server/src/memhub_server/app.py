@@ -249,6 +249,7 @@ def create_app(
     app.include_router(users_router, prefix="/v1/users", tags=["users"], responses=errors.RESPONSES)
     app.include_router(hmg_router, prefix="/v1/hmg", tags=["hmg"], responses=errors.RESPONSES)
     app.include_router(transfer_router, prefix="/v1", tags=["transfer"], responses=errors.RESPONSES)
-    app.include_router(records_router, prefix="/v1/records", tags=["records"], responses=errors.RESPONSES)
+    # the wire protocol of RemoteClient.records (framework adapters), not a public API
+    app.include_router(records_router, prefix="/v1/records", responses=errors.RESPONSES, include_in_schema=False)
     ui.install(app, auth, token_login=ui_token_login)
     return app

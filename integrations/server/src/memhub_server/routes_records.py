@@ -4,6 +4,7 @@ What ``RemoteClient.records`` sends, so that LangGraph's store and checkpointer
 work through the local hub and against a server as they do locally. Each route is
 the ``client.records`` call of the same name on the request's tenant: its guard
 narrows every read to the tenant and refuses writes to another tenant's records.
+It is the client's wire protocol, so it is left out of the OpenAPI document.
 """
 
 from __future__ import annotations
