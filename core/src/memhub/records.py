@@ -108,7 +108,19 @@ class Records:
         remote = client._remote
         if remote is not None:
             return await client.engine.owner.call(getattr(remote.records, name)(*args, **kwargs))
-        return await client.engine.owner.call(getattr(self, f"_{name}")(*args, **kwargs))
+        return await client.engine.owner.call(
+            self._as_tenant(getattr(self, f"_{name}")(*args, **kwargs))
+        )
+
+    async def _as_tenant(self, coro: Any) -> Any:
+        """``coro`` with its embeddings queued under the client's tenant (``embed._fair``)."""
+        from memhub.embed._fair import caller
+
+        token = caller.set(self.tenant)
+        try:
+            return await coro
+        finally:
+            caller.reset(token)
 
     # -- local implementation (on the owner loop) -----------------------------------------
 
