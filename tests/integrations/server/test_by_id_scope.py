@@ -106,6 +106,11 @@ def outcome_of_error(err: MemHubError, atom_id: str) -> tuple:
     return ("error", type(err).__name__, err.code, str(err).replace(atom_id, "<id>"))
 
 
+def _on_owner(engine: Engine, work: Callable[[Engine], Coroutine]) -> Coroutine:
+    """``work`` run on the engine's owner loop, awaitable from any loop."""
+    return engine.owner.call(work(engine))
+
+
 class Door:
     """One way in. ``engine`` runs a coroutine on the engine behind the door, on its loop."""
 
@@ -130,7 +135,7 @@ class AsyncSdk(Door):
         self.loop.run(self.client.open())
 
     def engine(self, work):
-        return self.loop.run(work(self.client.engine))
+        return self.loop.run(_on_owner(self.client.engine, work))
 
     def call(self, op, atom_id, scope):
         try:
@@ -149,7 +154,9 @@ class SyncSdk(Door):
         self.client = SyncMemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp)
 
     def engine(self, work):
-        return self.client.submit(work(self.client.async_client.engine)).result(timeout=120)
+        return self.client.submit(_on_owner(self.client.async_client.engine, work)).result(
+            timeout=120
+        )
 
     def call(self, op, atom_id, scope):
         try:
@@ -205,7 +212,7 @@ class Rest(Door):
         )
 
     def engine(self, work):
-        return self.loop.run(work(self.service.engine))
+        return self.loop.run(_on_owner(self.service.engine, work))
 
     def call(self, op, atom_id, scope):
         user = {"user_id": scope["user_id"]} if "user_id" in scope else {}
@@ -286,7 +293,7 @@ class Hub(AsyncSdk):
         assert self.client._remote is not None, "the client should have reached the hub"
 
     def engine(self, work):
-        return self.hub_thread._call(work(self.hub.service.engine))
+        return self.hub_thread._call(_on_owner(self.hub.service.engine, work))
 
     def close(self):
         try:
