@@ -197,7 +197,7 @@ async def _store_raw(engine: Engine, turns: list[Turn], scope: Scope, metadata, 
 
 
 async def _neighbours(
-    engine: Engine, scope: Scope, candidates: list[Candidate], floor: float
+    engine: Engine, scope: Scope, candidates: list[Candidate], slots: list[list[str]], floor: float
 ) -> tuple[list[list[Neighbour]], list[list[float]]]:
     """The user's current memories each candidate is judged against, best first.
 
@@ -211,21 +211,22 @@ async def _neighbours(
     out = []
     # passage-to-passage: a candidate is compared with memories as what it will become
     vectors = await engine.embedder.embed_passages([c.text for c in candidates])
-    for cand, vector in zip(candidates, vectors, strict=True):
+    for cand, cand_slots, vector in zip(candidates, slots, vectors, strict=True):
         near: dict[str, Neighbour] = {}
+        same_text = content_hash(cand.text)
         for h in await engine.store.dense_query(vector, where, limit=_NEIGHBOURS):
             score = relation_score(engine, h.score)
-            if h.point.payload.get("content_hash") == content_hash(cand.text):
+            if h.point.payload.get("content_hash") == same_text:
                 score = 1.0
             if score >= floor:
                 near[h.point.payload["id"]] = _neighbour(h.point.payload, score)
-        if slots := slot_keys(cand.text):
+        if cand_slots:
             same_slot, _ = await engine.store.scroll(
-                "memories", where.and_(MatchAny("slots", tuple(slots))), limit=_NEIGHBOURS
+                "memories", where.and_(MatchAny("slots", tuple(cand_slots))), limit=_NEIGHBOURS
             )
             for p in same_slot:
                 if p.payload["id"] not in near:
-                    near[p.payload["id"]] = _neighbour(p.payload, max(floor, 0.0))
+                    near[p.payload["id"]] = _neighbour(p.payload, floor)
         out.append(sorted(near.values(), key=lambda n: -n.score))
     return out, vectors
 
@@ -252,7 +253,8 @@ async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occu
     candidates = [c.model_copy(update={"text": redact(c.text).text}) for c in candidates if c.text.strip()]
     free = judge.free
     floor = min(threshold, _FREE_JUDGE_FLOOR) if free else threshold
-    neighbours, vectors = await _neighbours(engine, scope, candidates, floor) if candidates else ([], [])
+    slots = [slot_keys(c.text) for c in candidates]  # typed once: looked up, compared, stored
+    neighbours, vectors = await _neighbours(engine, scope, candidates, slots, floor) if candidates else ([], [])
     to_judge = [i for i, n in enumerate(neighbours) if n]
     verdicts: dict[int, Verdict] = {i: Verdict(action="ADD") for i in range(len(candidates))}
     if to_judge:  # all candidates of one write in one judge call
@@ -260,7 +262,7 @@ async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occu
         if len(judged) != len(to_judge):
             raise InvalidInputError(f"the judge returned {len(judged)} verdicts for {len(to_judge)} candidates")
         verdicts.update(zip(to_judge, judged, strict=True))
-    restated = _restated(candidates)
+    restated = _restated(candidates, slots)
     decisions, written = [], {}
     async with engine.write_lock:
         if recheck and engine.changes(scope) != seen:
@@ -273,14 +275,15 @@ async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occu
             if earlier and written.get(earlier[0]) and verdict.action in ("ADD", "SUPPLEMENT", "NEED_CONTEXT"):
                 verdict = earlier[1]
                 targets = [written[earlier[0]]]
-            memory_id = await _apply(engine, scope, cand, vectors[i], verdict.action, targets, metadata, occurred_at)
+            memory_id = await _apply(engine, scope, cand, slots[i], vectors[i], verdict.action, targets, metadata,
+                                     occurred_at)  # fmt: skip
             written[i] = memory_id
             decisions.append(Decision(action=verdict.action, update_type=verdict.update_type, targets=targets,
                                       candidate=cand.text, memory_id=memory_id))  # fmt: skip
     return decisions
 
 
-def _restated(candidates: list[Candidate]) -> dict[int, tuple[int, Verdict]]:
+def _restated(candidates: list[Candidate], slots: list[list[str]]) -> dict[int, tuple[int, Verdict]]:
     """Candidates of one write that change a slot an earlier candidate of the same write filled.
 
     "I live in Berlin. Actually, I live in Paris.": the judge compares each candidate with
@@ -288,10 +291,9 @@ def _restated(candidates: list[Candidate]) -> dict[int, tuple[int, Verdict]]:
     new version of the earlier one (decided by the offline judge, no model call). Returns
     later index -> (earlier index, the OVERRIDE verdict).
     """
-    slots = [set(slot_keys(c.text)) for c in candidates]
     out: dict[int, tuple[int, Verdict]] = {}
     for j in range(1, len(candidates)):
-        earlier = [i for i in range(j) if slots[i] & slots[j]]
+        earlier = [i for i in range(j) if set(slots[i]) & set(slots[j])]
         if not earlier:
             continue
         shown = [Neighbour(id=str(i), content=candidates[i].text, score=1.0, layer=candidates[i].layer)
@@ -302,13 +304,13 @@ def _restated(candidates: list[Candidate]) -> dict[int, tuple[int, Verdict]]:
     return out
 
 
-async def _apply(engine, scope, cand: Candidate, vector: list[float], action: str, targets: list[str],
+async def _apply(engine, scope, cand: Candidate, slots: list[str], vector: list[float], action: str, targets: list[str],
                  metadata, occurred_at) -> str | None:  # fmt: skip
     extra = {
         "evidence": cand.source_ids or None,
         "proactive": cand.proactive or None,
         "occurred_at": occurred_at,
-        "slots": slot_keys(cand.text) or None,
+        "slots": slots or None,
         "session_id": scope.session_id,  # a new version is provenance of the write that made it
     }
     if action in ("NOOP", "INVALID", "RAW_ONLY"):
