@@ -29,9 +29,207 @@ REAL_USER = "u000"  # the user the real facts belong to and recall runs as
 
 # -- word lists for synthetic pseudo-sentences -------------------------------------
 
-EN_WORDS = ["project", "database", "server", "deploy", "release", "meeting", "deadline", "customer", "invoice", "budget", "team", "design", "review", "cache", "queue", "backend", "frontend", "mobile", "api", "token", "schema", "index", "migration", "backup", "latency", "memory", "cluster", "region", "config", "feature", "branch", "commit", "test", "coverage", "bug", "report", "dashboard", "metric", "alert", "incident", "oncall", "rotation", "holiday", "travel", "flight", "hotel", "coffee", "lunch", "dinner", "birthday", "gift", "music", "movie", "book", "running", "yoga", "doctor", "dentist", "appointment", "contract", "vendor", "pricing", "plan", "quarter", "goal", "roadmap", "launch", "marketing", "email", "calendar", "weekly", "monthly", "urgent", "prefer", "likes", "hates", "uses", "wants", "needs", "moved", "changed", "agreed", "decided", "postponed", "cancelled", "approved", "rejected", "london", "berlin", "tokyo", "shanghai", "beijing", "paris", "python", "rust", "golang", "java", "postgres", "redis", "kafka", "docker", "kubernetes"]
+EN_WORDS = [
+    "project",
+    "database",
+    "server",
+    "deploy",
+    "release",
+    "meeting",
+    "deadline",
+    "customer",
+    "invoice",
+    "budget",
+    "team",
+    "design",
+    "review",
+    "cache",
+    "queue",
+    "backend",
+    "frontend",
+    "mobile",
+    "api",
+    "token",
+    "schema",
+    "index",
+    "migration",
+    "backup",
+    "latency",
+    "memory",
+    "cluster",
+    "region",
+    "config",
+    "feature",
+    "branch",
+    "commit",
+    "test",
+    "coverage",
+    "bug",
+    "report",
+    "dashboard",
+    "metric",
+    "alert",
+    "incident",
+    "oncall",
+    "rotation",
+    "holiday",
+    "travel",
+    "flight",
+    "hotel",
+    "coffee",
+    "lunch",
+    "dinner",
+    "birthday",
+    "gift",
+    "music",
+    "movie",
+    "book",
+    "running",
+    "yoga",
+    "doctor",
+    "dentist",
+    "appointment",
+    "contract",
+    "vendor",
+    "pricing",
+    "plan",
+    "quarter",
+    "goal",
+    "roadmap",
+    "launch",
+    "marketing",
+    "email",
+    "calendar",
+    "weekly",
+    "monthly",
+    "urgent",
+    "prefer",
+    "likes",
+    "hates",
+    "uses",
+    "wants",
+    "needs",
+    "moved",
+    "changed",
+    "agreed",
+    "decided",
+    "postponed",
+    "cancelled",
+    "approved",
+    "rejected",
+    "london",
+    "berlin",
+    "tokyo",
+    "shanghai",
+    "beijing",
+    "paris",
+    "python",
+    "rust",
+    "golang",
+    "java",
+    "postgres",
+    "redis",
+    "kafka",
+    "docker",
+    "kubernetes",
+]
 
-ZH_WORDS = ["项目", "数据库", "服务器", "部署", "发布", "会议", "截止日期", "客户", "发票", "预算", "团队", "设计", "评审", "缓存", "队列", "后端", "前端", "移动端", "接口", "令牌", "索引", "迁移", "备份", "延迟", "内存", "集群", "区域", "配置", "功能", "分支", "提交", "测试", "覆盖率", "缺陷", "报告", "仪表盘", "指标", "告警", "故障", "值班", "假期", "出差", "航班", "酒店", "咖啡", "午饭", "晚饭", "生日", "礼物", "音乐", "电影", "书", "跑步", "瑜伽", "医生", "牙医", "预约", "合同", "供应商", "价格", "计划", "季度", "目标", "路线图", "上线", "市场", "邮件", "日历", "每周", "每月", "紧急", "喜欢", "讨厌", "使用", "需要", "改成", "同意", "决定", "推迟", "取消", "批准", "拒绝", "北京", "上海", "深圳", "杭州", "东京", "伦敦", "明天", "下周", "周一", "周五", "上午", "下午"]
+ZH_WORDS = [
+    "项目",
+    "数据库",
+    "服务器",
+    "部署",
+    "发布",
+    "会议",
+    "截止日期",
+    "客户",
+    "发票",
+    "预算",
+    "团队",
+    "设计",
+    "评审",
+    "缓存",
+    "队列",
+    "后端",
+    "前端",
+    "移动端",
+    "接口",
+    "令牌",
+    "索引",
+    "迁移",
+    "备份",
+    "延迟",
+    "内存",
+    "集群",
+    "区域",
+    "配置",
+    "功能",
+    "分支",
+    "提交",
+    "测试",
+    "覆盖率",
+    "缺陷",
+    "报告",
+    "仪表盘",
+    "指标",
+    "告警",
+    "故障",
+    "值班",
+    "假期",
+    "出差",
+    "航班",
+    "酒店",
+    "咖啡",
+    "午饭",
+    "晚饭",
+    "生日",
+    "礼物",
+    "音乐",
+    "电影",
+    "书",
+    "跑步",
+    "瑜伽",
+    "医生",
+    "牙医",
+    "预约",
+    "合同",
+    "供应商",
+    "价格",
+    "计划",
+    "季度",
+    "目标",
+    "路线图",
+    "上线",
+    "市场",
+    "邮件",
+    "日历",
+    "每周",
+    "每月",
+    "紧急",
+    "喜欢",
+    "讨厌",
+    "使用",
+    "需要",
+    "改成",
+    "同意",
+    "决定",
+    "推迟",
+    "取消",
+    "批准",
+    "拒绝",
+    "北京",
+    "上海",
+    "深圳",
+    "杭州",
+    "东京",
+    "伦敦",
+    "明天",
+    "下周",
+    "周一",
+    "周五",
+    "上午",
+    "下午",
+]
 
 LAYERS = (("fact", 70), ("profile", 10), ("lesson", 8), ("procedure", 5), ("handoff", 7))
 STATUSES = (("active", 90), ("superseded", 7), ("negated", 3))
@@ -46,7 +244,12 @@ def _pick(rng: random.Random, weighted: tuple[tuple[str, int], ...]) -> str:
 def sentence(rng: random.Random, lo: int = 6, hi: int = 14) -> str:
     """A pseudo-sentence, Chinese or English with equal odds."""
     if rng.random() < 0.5:
-        return "".join(rng.choice(ZH_WORDS) for _ in range(rng.randint(max(3, lo // 2), max(4, hi // 2)))) + "。"
+        return (
+            "".join(
+                rng.choice(ZH_WORDS) for _ in range(rng.randint(max(3, lo // 2), max(4, hi // 2)))
+            )
+            + "。"
+        )
     words = [rng.choice(EN_WORDS) for _ in range(rng.randint(lo, hi))]
     return " ".join(words).capitalize() + "."
 
@@ -107,7 +310,9 @@ def synthetic_batch(start: int, count: int, bm25, seed: int = 7) -> list[StoredP
             "app_id": _pick(rng, APPS),
         }
         payload[ACCESS_KEY] = access_keys(payload)  # as Engine.insert stores it
-        points.append(StoredPoint(to_point_id(atom_id), payload, vectors[i].tolist(), bm25.document(text)))
+        points.append(
+            StoredPoint(to_point_id(atom_id), payload, vectors[i].tolist(), bm25.document(text))
+        )
     return points
 
 
@@ -120,12 +325,52 @@ def batches(n: int, size: int) -> Iterator[tuple[int, int]]:
 
 _PEOPLE_EN = ("Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy")
 _PEOPLE_ZH = ("小王", "老李", "张伟", "刘芳", "陈静", "杨洋", "赵磊", "黄敏", "周杰", "吴婷")
-_PROJECTS = ("Atlas", "Beacon", "Comet", "Delta", "Ember", "Falcon", "Gemini", "Harbor", "Iris", "Juno")
-_TECH = ("PostgreSQL", "Redis", "Kafka", "ClickHouse", "SQLite", "MongoDB", "RabbitMQ", "Elasticsearch",
-         "DuckDB", "MySQL", "Nginx", "Caddy")  # fmt: skip
-_PURPOSE_EN = ("caching", "analytics", "the job queue", "full-text search", "session storage", "billing",
-               "audit logs", "the main database")  # fmt: skip
-_PURPOSE_ZH = ("缓存", "数据分析", "任务队列", "全文检索", "会话存储", "计费", "审计日志", "主数据库")
+_PROJECTS = (
+    "Atlas",
+    "Beacon",
+    "Comet",
+    "Delta",
+    "Ember",
+    "Falcon",
+    "Gemini",
+    "Harbor",
+    "Iris",
+    "Juno",
+)
+_TECH = (
+    "PostgreSQL",
+    "Redis",
+    "Kafka",
+    "ClickHouse",
+    "SQLite",
+    "MongoDB",
+    "RabbitMQ",
+    "Elasticsearch",
+    "DuckDB",
+    "MySQL",
+    "Nginx",
+    "Caddy",
+)
+_PURPOSE_EN = (
+    "caching",
+    "analytics",
+    "the job queue",
+    "full-text search",
+    "session storage",
+    "billing",
+    "audit logs",
+    "the main database",
+)
+_PURPOSE_ZH = (
+    "缓存",
+    "数据分析",
+    "任务队列",
+    "全文检索",
+    "会话存储",
+    "计费",
+    "审计日志",
+    "主数据库",
+)
 _FOOD_EN = ("peanuts", "shellfish", "gluten", "milk", "eggs", "soy", "sesame")
 _FOOD_ZH = ("花生", "海鲜", "麸质", "牛奶", "鸡蛋", "大豆", "芝麻")
 _CITY_EN = ("Berlin", "Tokyo", "Shanghai", "London", "Austin", "Singapore", "Paris")
@@ -134,18 +379,36 @@ _WEEKDAY_EN = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 _WEEKDAY_ZH = ("周一", "周二", "周三", "周四", "周五")
 
 _FACTS = (
-    lambda r: f"{r.choice(_PEOPLE_EN)} prefers {r.choice(_TECH)} for {r.choice(_PURPOSE_EN)} in the {r.choice(_PROJECTS)} project",
-    lambda r: f"The {r.choice(_PROJECTS)} service is deployed in {r.choice(_CITY_EN)} and uses {r.choice(_TECH)} {r.randint(2, 17)}",
-    lambda r: f"{r.choice(_PEOPLE_EN)} is allergic to {r.choice(_FOOD_EN)}; book restaurants accordingly",
-    lambda r: f"The {r.choice(_PROJECTS)} release deadline is {r.randint(1, 28)} {r.choice(('March', 'June', 'September', 'November'))}",
-    lambda r: f"The {r.choice(_PROJECTS)} team meets every {r.choice(_WEEKDAY_EN)} at {r.randint(9, 17)}:00",
-    lambda r: f"We replaced {r.choice(_TECH)} with {r.choice(_TECH)} for {r.choice(_PURPOSE_EN)} after the outage in week {r.randint(1, 52)}",
-    lambda r: f"{r.choice(_PEOPLE_ZH)}喜欢用{r.choice(_TECH)}做{r.choice(_PURPOSE_ZH)}，{r.choice(_PROJECTS)}项目也是这样",
-    lambda r: f"{r.choice(_PROJECTS)}服务部署在{r.choice(_CITY_ZH)}，使用{r.choice(_TECH)} {r.randint(2, 17)}",
+    lambda r: (
+        f"{r.choice(_PEOPLE_EN)} prefers {r.choice(_TECH)} for {r.choice(_PURPOSE_EN)} in the {r.choice(_PROJECTS)} project"
+    ),
+    lambda r: (
+        f"The {r.choice(_PROJECTS)} service is deployed in {r.choice(_CITY_EN)} and uses {r.choice(_TECH)} {r.randint(2, 17)}"
+    ),
+    lambda r: (
+        f"{r.choice(_PEOPLE_EN)} is allergic to {r.choice(_FOOD_EN)}; book restaurants accordingly"
+    ),
+    lambda r: (
+        f"The {r.choice(_PROJECTS)} release deadline is {r.randint(1, 28)} {r.choice(('March', 'June', 'September', 'November'))}"
+    ),
+    lambda r: (
+        f"The {r.choice(_PROJECTS)} team meets every {r.choice(_WEEKDAY_EN)} at {r.randint(9, 17)}:00"
+    ),
+    lambda r: (
+        f"We replaced {r.choice(_TECH)} with {r.choice(_TECH)} for {r.choice(_PURPOSE_EN)} after the outage in week {r.randint(1, 52)}"
+    ),
+    lambda r: (
+        f"{r.choice(_PEOPLE_ZH)}喜欢用{r.choice(_TECH)}做{r.choice(_PURPOSE_ZH)}，{r.choice(_PROJECTS)}项目也是这样"
+    ),
+    lambda r: (
+        f"{r.choice(_PROJECTS)}服务部署在{r.choice(_CITY_ZH)}，使用{r.choice(_TECH)} {r.randint(2, 17)}"
+    ),
     lambda r: f"{r.choice(_PEOPLE_ZH)}对{r.choice(_FOOD_ZH)}过敏，订餐时要注意",
     lambda r: f"{r.choice(_PROJECTS)}项目的上线截止日期是{r.randint(1, 12)}月{r.randint(1, 28)}日",
     lambda r: f"{r.choice(_PROJECTS)}团队每{r.choice(_WEEKDAY_ZH)}{r.randint(9, 17)}点开周会",
-    lambda r: f"第{r.randint(1, 52)}周故障之后，我们用{r.choice(_TECH)}替换了{r.choice(_TECH)}做{r.choice(_PURPOSE_ZH)}",
+    lambda r: (
+        f"第{r.randint(1, 52)}周故障之后，我们用{r.choice(_TECH)}替换了{r.choice(_TECH)}做{r.choice(_PURPOSE_ZH)}"
+    ),
 )
 
 _QUERIES = (
@@ -154,7 +417,9 @@ _QUERIES = (
     lambda r: f"{r.choice(_PEOPLE_EN)} food allergy",
     lambda r: f"{r.choice(_PROJECTS)} deadline",
     lambda r: f"when does the {r.choice(_PROJECTS)} team meet",
-    lambda r: f"which {r.choice(('database', 'queue', 'cache', 'search engine'))} for {r.choice(_PURPOSE_EN)}",
+    lambda r: (
+        f"which {r.choice(('database', 'queue', 'cache', 'search engine'))} for {r.choice(_PURPOSE_EN)}"
+    ),
     lambda r: f"why did we drop {r.choice(_TECH)}",
     lambda r: f"{r.choice(_PEOPLE_ZH)}用什么做{r.choice(_PURPOSE_ZH)}",
     lambda r: f"{r.choice(_PROJECTS)}部署在哪里",

@@ -52,8 +52,12 @@ async def open_client(tmp: Path, reconcile_relation_threshold: float | None = No
     from memhub.config import Settings
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMHUB_")}  # no keys: offline
-    settings = Settings.load(config_path=tmp / "config.yaml", env=env, storage_dir=str(tmp / "store"),
-                             reconcile_relation_threshold=reconcile_relation_threshold)  # fmt: skip
+    settings = Settings.load(
+        config_path=tmp / "config.yaml",
+        env=env,
+        storage_dir=str(tmp / "store"),
+        reconcile_relation_threshold=reconcile_relation_threshold,
+    )
     (tmp / "cwd").mkdir(exist_ok=True)
     client = MemoryClient(settings=settings, cwd=tmp / "cwd", **kwargs)
     await client.open()
@@ -335,10 +339,17 @@ async def llm_calls(tmp: Path, threshold: float) -> dict:
             res = await client.add(messages=session["messages"], user_id="bob")
             prompts = llm.prompts[before:]
             overridden = {_slot_of(d.candidate) for d in res.decisions if d.action == "OVERRIDE"}
-            rows.append({"calls": len(prompts), "judge": sum(1 for system, _ in prompts if system == JUDGE_PROMPT),
-                         "candidates": res.extracted_count, "changes": session["changes"],
-                         "restates": session["restates"], "changes_applied": sum(s in overridden for s in session["changes"]),
-                         "actions": [d.action for d in res.decisions]})  # fmt: skip
+            rows.append(
+                {
+                    "calls": len(prompts),
+                    "judge": sum(1 for system, _ in prompts if system == JUDGE_PROMPT),
+                    "candidates": res.extracted_count,
+                    "changes": session["changes"],
+                    "restates": session["restates"],
+                    "changes_applied": sum(s in overridden for s in session["changes"]),
+                    "actions": [d.action for d in res.decisions],
+                }
+            )
         active = {m.content for m in await client.list(user_id="bob")}
     finally:
         await client.aclose()
@@ -377,28 +388,39 @@ async def llm_calls(tmp: Path, threshold: float) -> dict:
 def print_report(lat: dict, runs: list[dict]) -> None:
     print("(a) add() latency, offline (real e5, heuristic extractor and judge)")
     print(f"{'workload':<36}{'n':>5}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}")
-    for key, label in (("statements", "add(content=...) zh/en statement"),
-                       ("conversations", "add(messages=...) 4-turn zh/en chat")):  # fmt: skip
+    for key, label in (
+        ("statements", "add(content=...) zh/en statement"),
+        ("conversations", "add(messages=...) 4-turn zh/en chat"),
+    ):
         s = lat[key]
         print(f"{label:<36}{s['n']:>5}{s['p50_ms']:>10.1f}{s['p95_ms']:>10.1f}{s['max_ms']:>10.1f}")
-    print(f"\n(b) model calls per add (ScriptedLLM as extractor and judge, {runs[0]['adds']} sessions, "
-          f"{runs[0]['revisit_adds']} revisit earlier attributes, {runs[0]['changes']} value changes)")  # fmt: skip
-    head = (f"{'threshold':>9}{'calls/add':>11}{'max':>5}{'judge skipped':>15}{'revisits judged':>17}"
-            f"{'new-only judged':>17}{'changes applied':>17}  stale attributes at the end")  # fmt: skip
+    print(
+        f"\n(b) model calls per add (ScriptedLLM as extractor and judge, {runs[0]['adds']} sessions, "
+        f"{runs[0]['revisit_adds']} revisit earlier attributes, {runs[0]['changes']} value changes)"
+    )
+    head = (
+        f"{'threshold':>9}{'calls/add':>11}{'max':>5}{'judge skipped':>15}{'revisits judged':>17}"
+        f"{'new-only judged':>17}{'changes applied':>17}  stale attributes at the end"
+    )
     print(head)
     for c in runs:
         default = " (default)" if c["threshold"] == DEFAULT_THRESHOLD else ""
         verdict = "PASS" if c["calls_max"] <= MAX_CALLS_PER_ADD else "MISS"
-        print(f"{c['threshold']:>9.2f}{c['calls_mean']:>11.2f}{c['calls_max']:>5}"
-              f"{c['judge_skipped']:>8} / {c['adds_with_candidates']:<4}{c['revisit_judged']:>10} / {c['revisit_adds']:<4}"
-              f"{c['other_judged']:>10} / {c['other_adds']:<4}{c['changes_applied']:>10} / {c['changes']:<4}"
-              f"  {len(c['stale_attributes'])} {c['stale_attributes']}  max<=2 {verdict}{default}")  # fmt: skip
+        print(
+            f"{c['threshold']:>9.2f}{c['calls_mean']:>11.2f}{c['calls_max']:>5}"
+            f"{c['judge_skipped']:>8} / {c['adds_with_candidates']:<4}{c['revisit_judged']:>10} / {c['revisit_adds']:<4}"
+            f"{c['other_judged']:>10} / {c['other_adds']:<4}{c['changes_applied']:>10} / {c['changes']:<4}"
+            f"  {len(c['stale_attributes'])} {c['stale_attributes']}  max<=2 {verdict}{default}"
+        )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--thresholds", default=f"{DEFAULT_THRESHOLD},0.45,0.3",
-                    help="reconcile_relation_threshold values for (b) (default: %(default)s)")  # fmt: skip
+    ap.add_argument(
+        "--thresholds",
+        default=f"{DEFAULT_THRESHOLD},0.45,0.3",
+        help="reconcile_relation_threshold values for (b) (default: %(default)s)",
+    )
     ap.add_argument("--json", type=Path, help="also write every figure here")
     args = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "2")

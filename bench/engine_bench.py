@@ -149,7 +149,9 @@ async def bench_size(engine: str, n: int, root: Path, cfg: argparse.Namespace, e
     out["load_s"] = upsert_ns / 1e9
     out["gen_s"] = gen_ns / 1e9
     out["rss_after_load"] = U.rss_mb()
-    log(f"{engine} n={n}: loaded in {out['load_s']:.2f} s (data generation {out['gen_s']:.2f} s, not counted)")
+    log(
+        f"{engine} n={n}: loaded in {out['load_s']:.2f} s (data generation {out['gen_s']:.2f} s, not counted)"
+    )
     if engine == "edge" and not cfg.no_optimize and hasattr(store, "optimize"):
         t = time.perf_counter_ns()
         await store.optimize()
@@ -176,22 +178,30 @@ async def bench_size(engine: str, n: int, root: Path, cfg: argparse.Namespace, e
         where = visible(Scope(tenant=U.TENANT, user_id=users[i], app_id=U.APP_ID), RECALL_LAYERS)
         sparse = bm25.query(texts[i])
         if i < warmup:
-            await store.hybrid_query(vecs[i], sparse, where, limit=LIMIT, prefetch_limit=PREFETCH, rrf_k=RRF_K)
+            await store.hybrid_query(
+                vecs[i], sparse, where, limit=LIMIT, prefetch_limit=PREFETCH, rrf_k=RRF_K
+            )
             continue
         if cpu0 is None:
             cpu0 = U.cpu_s()
         with sw:
-            hits = await store.hybrid_query(vecs[i], sparse, where, limit=LIMIT, prefetch_limit=PREFETCH, rrf_k=RRF_K)
+            hits = await store.hybrid_query(
+                vecs[i], sparse, where, limit=LIMIT, prefetch_limit=PREFETCH, rrf_k=RRF_K
+            )
         hits_n.append(len(hits))
         if not within_budget(t0, cfg.budget, len(sw.ms), cfg.min_samples):
             break
     out["store"] = U.summary(sw.ms)
-    out["store"]["cpu_ms"] = (U.cpu_s() - cpu0) * 1000 / max(1, len(sw.ms))  # process CPU, all threads
+    out["store"]["cpu_ms"] = (
+        (U.cpu_s() - cpu0) * 1000 / max(1, len(sw.ms))
+    )  # process CPU, all threads
     out["rss_after_store_queries"] = U.rss_mb()
     out["store"]["mean_hits"] = sum(hits_n) / max(1, len(hits_n))
-    log(f"{engine} n={n}: store query p50 {out['store']['p50']:.3f} ms p95 {out['store']['p95']:.3f} ms "
+    log(
+        f"{engine} n={n}: store query p50 {out['store']['p50']:.3f} ms p95 {out['store']['p95']:.3f} ms "
         f"CPU {out['store']['cpu_ms']:.3f} ms/query "
-        f"({len(sw.ms)} queries, {out['store']['mean_hits']:.1f} hits)")  # fmt: skip
+        f"({len(sw.ms)} queries, {out['store']['mean_hits']:.1f} hits)"
+    )
 
     # -- memorize (real embedder, full pipeline) ---------------------------------
     await emb.embed_query("预热 warmup")  # load the model outside the timings
@@ -210,8 +220,10 @@ async def bench_size(engine: str, n: int, root: Path, cfg: argparse.Namespace, e
     out["rss_after_memorize"] = U.rss_mb()
     out["memorize"]["effects"] = effects
     out["memorize"]["embed_ms_mean"] = (emb.query_ms + emb.passage_ms) / max(1, len(sw.ms))
-    log(f"{engine} n={n}: memorize p50 {out['memorize']['p50']:.1f} ms ({effects}), "
-        f"embedding {out['memorize']['embed_ms_mean']:.1f} ms/call")  # fmt: skip
+    log(
+        f"{engine} n={n}: memorize p50 {out['memorize']['p50']:.1f} ms ({effects}), "
+        f"embedding {out['memorize']['embed_ms_mean']:.1f} ms/call"
+    )
 
     # -- recall end to end -------------------------------------------------------
     queries = U.real_queries(cfg.recall_warmup + cfg.queries)
@@ -232,15 +244,19 @@ async def bench_size(engine: str, n: int, root: Path, cfg: argparse.Namespace, e
     done = len(sw.ms)
     out["recall"] = U.summary(sw.ms)
     out["recall"]["embed_p50"] = U.percentile(embed_ms, 50)
-    out["recall"]["rest_p50"] = U.percentile([a - b for a, b in zip(sw.ms, embed_ms, strict=False)], 50)
+    out["recall"]["rest_p50"] = U.percentile(
+        [a - b for a, b in zip(sw.ms, embed_ms, strict=False)], 50
+    )
     out["recall"]["real_fact_top3"] = found / max(1, done)
     sw = U.Stopwatch()
     for q in measured[:done]:  # the same queries again: now served from the query-vector cache
         with sw:
             await client.recall(q, user_id=U.REAL_USER)
     out["recall_cached"] = U.summary(sw.ms)
-    log(f"{engine} n={n}: recall p50 {out['recall']['p50']:.1f} ms (embed {out['recall']['embed_p50']:.1f}, "
-        f"rest {out['recall']['rest_p50']:.2f}), cached p50 {out['recall_cached']['p50']:.2f} ms")  # fmt: skip
+    log(
+        f"{engine} n={n}: recall p50 {out['recall']['p50']:.1f} ms (embed {out['recall']['embed_p50']:.1f}, "
+        f"rest {out['recall']['rest_p50']:.2f}), cached p50 {out['recall_cached']['p50']:.2f} ms"
+    )
     out["rss_open"] = U.rss_mb()  # while the store of this size is open
     await client.aclose()
     out["total_s"] = time.perf_counter() - t_all
@@ -303,10 +319,12 @@ async def serve(cfg: argparse.Namespace) -> dict:
         reopens.append((time.perf_counter_ns() - t) / 1e9)
         await client.aclose()
     out["reopen_p50_s"] = U.percentile(reopens, 50)
-    log(f"{cfg.serve} serve n={n}: open {out['open_s']:.3f} s (reopen p50 {out['reopen_p50_s']:.3f} s), first query "
+    log(
+        f"{cfg.serve} serve n={n}: open {out['open_s']:.3f} s (reopen p50 {out['reopen_p50_s']:.3f} s), first query "
         f"{out['first_query_ms']:.2f} ms, recall p50 {out['recall']['p50']:.1f} ms, RSS {out['rss']['current_mb']:.0f} MB "
         f"(anon {out['rss'].get('anon_mb', math.nan):.0f}, file {out['rss'].get('file_mb', math.nan):.0f}), "
-        f"peak {out['rss']['max_mb']:.0f} MB")  # fmt: skip
+        f"peak {out['rss']['max_mb']:.0f} MB"
+    )
     return out
 
 
@@ -336,12 +354,34 @@ async def worker(cfg: argparse.Namespace) -> dict:
 # =================================================================================
 
 
-def _spawn(mode: list[str], out: Path, cfg: argparse.Namespace, label: str, env: dict | None = None) -> dict | None:
-    args = [sys.executable, str(Path(__file__).resolve()), *mode, "--out", str(out),
-            "--queries", str(cfg.queries), "--facts", str(cfg.facts), "--warmup", str(cfg.warmup),
-            "--recall-warmup", str(cfg.recall_warmup), "--budget", str(cfg.budget),
-            "--min-samples", str(cfg.min_samples), "--batch", str(cfg.batch), "--reopens", str(cfg.reopens),
-            "--serve-queries", str(cfg.serve_queries)]  # fmt: skip
+def _spawn(
+    mode: list[str], out: Path, cfg: argparse.Namespace, label: str, env: dict | None = None
+) -> dict | None:
+    args = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        *mode,
+        "--out",
+        str(out),
+        "--queries",
+        str(cfg.queries),
+        "--facts",
+        str(cfg.facts),
+        "--warmup",
+        str(cfg.warmup),
+        "--recall-warmup",
+        str(cfg.recall_warmup),
+        "--budget",
+        str(cfg.budget),
+        "--min-samples",
+        str(cfg.min_samples),
+        "--batch",
+        str(cfg.batch),
+        "--reopens",
+        str(cfg.reopens),
+        "--serve-queries",
+        str(cfg.serve_queries),
+    ]
     if cfg.no_optimize:
         args.append("--no-optimize")
     log(f"starting {label}")
@@ -355,19 +395,30 @@ def _spawn(mode: list[str], out: Path, cfg: argparse.Namespace, label: str, env:
 
 def run_engine(engine: str, sizes: list[int], tmp: Path, cfg: argparse.Namespace) -> dict | None:
     data = tmp / engine
-    result = _spawn(["--worker", engine, "--sizes", ",".join(map(str, sizes)), "--data", str(data)],
-                    tmp / f"{engine}.json", cfg, f"{engine} worker, sizes {sizes}")  # fmt: skip
+    result = _spawn(
+        ["--worker", engine, "--sizes", ",".join(map(str, sizes)), "--data", str(data)],
+        tmp / f"{engine}.json",
+        cfg,
+        f"{engine} worker, sizes {sizes}",
+    )
     if result is not None:
-        result["serve"] = _spawn(["--serve", engine, "--sizes", str(sizes[-1]), "--data", str(data)],
-                                 tmp / f"{engine}-serve.json", cfg, f"{engine} serve process, n={sizes[-1]}")  # fmt: skip
+        result["serve"] = _spawn(
+            ["--serve", engine, "--sizes", str(sizes[-1]), "--data", str(data)],
+            tmp / f"{engine}-serve.json",
+            cfg,
+            f"{engine} serve process, n={sizes[-1]}",
+        )
         if engine == "edge" and cfg.whatif_env:
             # what-if: the same serve process with extra environment, e.g. the OpenMP
             # spin of the embedder's threads (see README, "Reading the numbers")
             env = dict(kv.split("=", 1) for kv in cfg.whatif_env.split(","))
             result["serve_whatif"] = _spawn(
-                ["--serve", engine, "--sizes", str(sizes[-1]), "--data", str(data)], tmp / f"{engine}-serve-w.json",
-                cfg, f"{engine} serve process with {cfg.whatif_env}", env=env,
-            )  # fmt: skip
+                ["--serve", engine, "--sizes", str(sizes[-1]), "--data", str(data)],
+                tmp / f"{engine}-serve-w.json",
+                cfg,
+                f"{engine} serve process with {cfg.whatif_env}",
+                env=env,
+            )
     shutil.rmtree(data, ignore_errors=True)
     return result
 
@@ -406,26 +457,44 @@ def _ratio(base, mine) -> str:
 UNITS = {"recall_p50": "ms", "store_p50": "ms", "memorize_p50": "ms", "open_s": "s", "rss_mb": "MB"}
 
 
-def build_table(edge: dict | None, base: dict | None, sizes: list[int], base_sizes: list[int], cfg) -> tuple[str, dict]:
+def build_table(
+    edge: dict | None, base: dict | None, sizes: list[int], base_sizes: list[int], cfg
+) -> tuple[str, dict]:
     """Rows of (group, metric, N, memhub, baseline, ratio, target, status)."""
     rows: list[tuple[str, ...]] = []
     verdicts: dict[str, str] = {}
     tsize = TARGET_SIZE if TARGET_SIZE in sizes else sizes[-1]
     at = "" if tsize == TARGET_SIZE else f" (@{tsize:,}; target is @{TARGET_SIZE:,})"
     if base is None:
-        missing = "n/a (not run)" if cfg.no_baseline or not base_sizes else "n/a (baseline worker failed)"
+        missing = (
+            "n/a (not run)" if cfg.no_baseline or not base_sizes else "n/a (baseline worker failed)"
+        )
     else:
         done = _get(base, "sizes", str(base_sizes[-1]))
-        missing = f"n/a (too slow: {done['total_s']:.0f} s for {base_sizes[-1]:,})" if done else "n/a"
+        missing = (
+            f"n/a (too slow: {done['total_s']:.0f} s for {base_sizes[-1]:,})" if done else "n/a"
+        )
 
     def check(name: str, key: str, value) -> tuple[str, str]:
         limit = TARGETS[key]
         ok = not _nan(value) and value <= limit
         verdicts[name] = "PASS" if ok else "MISS"
-        return f"<= {_fmt(limit, UNITS[key])}", ("PASS" if ok else "MISS") + ("" if not _nan(value) else " (no figure)")
+        return f"<= {_fmt(limit, UNITS[key])}", ("PASS" if ok else "MISS") + (
+            "" if not _nan(value) else " (no figure)"
+        )
 
-    def add(group: str, metric: str, n: int | str, mine, theirs, unit: str, *, target: tuple[str, str] | None = None,
-            base_text: str | None = None, status_note: str = "") -> None:  # fmt: skip
+    def add(
+        group: str,
+        metric: str,
+        n: int | str,
+        mine,
+        theirs,
+        unit: str,
+        *,
+        target: tuple[str, str] | None = None,
+        base_text: str | None = None,
+        status_note: str = "",
+    ) -> None:
         base_ran = base is not None and (not isinstance(n, int) or n in base_sizes)
         if base_text is None:
             base_text = _fmt(theirs, unit) if base_ran else missing
@@ -434,38 +503,99 @@ def build_table(edge: dict | None, base: dict | None, sizes: list[int], base_siz
             tgt, status = check(target[0], target[1], mine)
             status += status_note
         ratio = _ratio(theirs, mine) if base_ran else "-"
-        rows.append((group, metric, f"{n:,}" if isinstance(n, int) else n, _fmt(mine, unit), base_text, ratio, tgt, status))
+        rows.append(
+            (
+                group,
+                metric,
+                f"{n:,}" if isinstance(n, int) else n,
+                _fmt(mine, unit),
+                base_text,
+                ratio,
+                tgt,
+                status,
+            )
+        )
 
     E = lambda n, *k: _get(edge, "sizes", str(n), *k)  # noqa: E731
     B = lambda n, *k: _get(base, "sizes", str(n), *k)  # noqa: E731
     for n in sizes:
         add("load", "bulk upsert (batches of 512)", n, E(n, "load_s"), B(n, "load_s"), "s")
     for n in sizes:
-        add("opt", "optimize = HNSW build (background)", n, E(n, "optimize_s"), None, "s",
-            base_text="(no index)" if base is not None and n in base_sizes else None)  # fmt: skip
+        add(
+            "opt",
+            "optimize = HNSW build (background)",
+            n,
+            E(n, "optimize_s"),
+            None,
+            "s",
+            base_text="(no index)" if base is not None and n in base_sizes else None,
+        )
+
     def latency(group: str, label: str, target: tuple[str, str]) -> None:
         for stat in ("p50", "p95"):
             for n in sizes:
                 tgt = target if stat == "p50" and n == tsize else None
-                add(group, label.format(stat=stat), n, E(n, group, stat), B(n, group, stat), "ms",
-                    target=tgt, status_note=at)  # fmt: skip
+                add(
+                    group,
+                    label.format(stat=stat),
+                    n,
+                    E(n, group, stat),
+                    B(n, group, stat),
+                    "ms",
+                    target=tgt,
+                    status_note=at,
+                )
 
     latency("store", "store hybrid query {stat}", ("store query p50", "store_p50"))
     for n in sizes:
-        add("store", "  process CPU per store query (all threads)", n, E(n, "store", "cpu_ms"), B(n, "store", "cpu_ms"), "ms")
+        add(
+            "store",
+            "  process CPU per store query (all threads)",
+            n,
+            E(n, "store", "cpu_ms"),
+            B(n, "store", "cpu_ms"),
+            "ms",
+        )
     latency("recall", "recall e2e {stat}, distinct queries", ("recall e2e p50", "recall_p50"))
     for n in sizes:
-        add("recall", "  part: query embedding p50", n, E(n, "recall", "embed_p50"), B(n, "recall", "embed_p50"), "ms")
-        add("recall", "  part: rest (filter, store, RRF) p50", n, E(n, "recall", "rest_p50"),
-            B(n, "recall", "rest_p50"), "ms")  # fmt: skip
+        add(
+            "recall",
+            "  part: query embedding p50",
+            n,
+            E(n, "recall", "embed_p50"),
+            B(n, "recall", "embed_p50"),
+            "ms",
+        )
+        add(
+            "recall",
+            "  part: rest (filter, store, RRF) p50",
+            n,
+            E(n, "recall", "rest_p50"),
+            B(n, "recall", "rest_p50"),
+            "ms",
+        )
     for n in sizes:
-        add("cached", "recall e2e p50, cached query vector", n, E(n, "recall_cached", "p50"),
-            B(n, "recall_cached", "p50"), "ms")  # fmt: skip
+        add(
+            "cached",
+            "recall e2e p50, cached query vector",
+            n,
+            E(n, "recall_cached", "p50"),
+            B(n, "recall_cached", "p50"),
+            "ms",
+        )
     for stat in ("p50", "p95"):
         for n in sizes:
             tgt = ("memorize p50", "memorize_p50") if stat == "p50" and n == tsize else None
-            add("memorize", f"memorize {stat}", n, E(n, "memorize", stat), B(n, "memorize", stat), "ms",
-                target=tgt, status_note=at)  # fmt: skip
+            add(
+                "memorize",
+                f"memorize {stat}",
+                n,
+                E(n, "memorize", stat),
+                B(n, "memorize", stat),
+                "ms",
+                target=tgt,
+                status_note=at,
+            )
 
     # fresh process on the largest store; the two engines may have different largest sizes
     en, bn = _get(edge, "largest"), _get(base, "largest")
@@ -479,38 +609,150 @@ def build_table(edge: dict | None, base: dict | None, sizes: list[int], base_siz
             tgt, status = check(target[0], target[1], mine)
             status += lg_note
         ratio = "-" if _nan(theirs) or diff else _ratio(theirs, mine)
-        rows.append((group, metric, label, _fmt(mine, unit), _fmt(theirs, unit) if base else missing, ratio, tgt, status))
+        rows.append(
+            (
+                group,
+                metric,
+                label,
+                _fmt(mine, unit),
+                _fmt(theirs, unit) if base else missing,
+                ratio,
+                tgt,
+                status,
+            )
+        )
 
     S = lambda d, *k: _get(d, "serve", *k)  # noqa: E731
-    add_lg("open", "open: construct client + open, new process", S(edge, "open_s"), S(base, "open_s"), "s",
-           ("open", "open_s"))  # fmt: skip
-    add_lg("open", "open: reopen p50, same process", S(edge, "reopen_p50_s"), S(base, "reopen_p50_s"), "s")
-    add_lg("open", "first store query after open", S(edge, "first_query_ms"), S(base, "first_query_ms"), "ms")
-    add_lg("open", "recall e2e p50 in the new process", S(edge, "recall", "p50"), S(base, "recall", "p50"), "ms")
-    add_lg("open", "  part: query embedding p50", S(edge, "recall", "embed_p50"), S(base, "recall", "embed_p50"), "ms")
+    add_lg(
+        "open",
+        "open: construct client + open, new process",
+        S(edge, "open_s"),
+        S(base, "open_s"),
+        "s",
+        ("open", "open_s"),
+    )
+    add_lg(
+        "open",
+        "open: reopen p50, same process",
+        S(edge, "reopen_p50_s"),
+        S(base, "reopen_p50_s"),
+        "s",
+    )
+    add_lg(
+        "open",
+        "first store query after open",
+        S(edge, "first_query_ms"),
+        S(base, "first_query_ms"),
+        "ms",
+    )
+    add_lg(
+        "open",
+        "recall e2e p50 in the new process",
+        S(edge, "recall", "p50"),
+        S(base, "recall", "p50"),
+        "ms",
+    )
+    add_lg(
+        "open",
+        "  part: query embedding p50",
+        S(edge, "recall", "embed_p50"),
+        S(base, "recall", "embed_p50"),
+        "ms",
+    )
     if _get(edge, "serve_whatif"):
         P = lambda *k: _get(edge, "serve_whatif", *k)  # noqa: E731
-        rows.append(("whatif", f"what-if {cfg.whatif_env}: recall e2e p50", label, _fmt(P("recall", "p50"), "ms"),
-                     "", "", f"<= {_fmt(TARGETS['recall_p50'], 'ms')}", "(not the shipped default)"))  # fmt: skip
-        rows.append(("whatif", "  part: query embedding p50", label, _fmt(P("recall", "embed_p50"), "ms"), "", "", "", ""))
-    add_lg("rss", "RSS serving: current (new process, after recalls)", S(edge, "rss", "current_mb"),
-           S(base, "rss", "current_mb"), "MB", ("RSS serving current", "rss_mb"))  # fmt: skip
-    add_lg("rss", "  of which anonymous", S(edge, "rss", "anon_mb"), S(base, "rss", "anon_mb"), "MB")
-    add_lg("rss", "  of which file-backed (mmap, libs)", S(edge, "rss", "file_mb"), S(base, "rss", "file_mb"), "MB")
-    add_lg("rss", "RSS serving: peak (getrusage)", S(edge, "rss", "max_mb"), S(base, "rss", "max_mb"), "MB",
-           ("RSS serving peak", "rss_mb"))  # fmt: skip
-    add_lg("rss2", "RSS loading process: current, after load+queries", _get(edge, "rss", "open_largest", "current_mb"),
-           _get(base, "rss", "open_largest", "current_mb"), "MB", ("RSS loader current", "rss_mb"))  # fmt: skip
-    add_lg("rss2", "  of which anonymous", _get(edge, "rss", "open_largest", "anon_mb"),
-           _get(base, "rss", "open_largest", "anon_mb"), "MB")  # fmt: skip
-    add_lg("rss2", "RSS loading process: peak (getrusage)", _get(edge, "rss", "max_mb"), _get(base, "rss", "max_mb"),
-           "MB", ("RSS loader peak", "rss_mb"))  # fmt: skip
+        rows.append(
+            (
+                "whatif",
+                f"what-if {cfg.whatif_env}: recall e2e p50",
+                label,
+                _fmt(P("recall", "p50"), "ms"),
+                "",
+                "",
+                f"<= {_fmt(TARGETS['recall_p50'], 'ms')}",
+                "(not the shipped default)",
+            )
+        )
+        rows.append(
+            (
+                "whatif",
+                "  part: query embedding p50",
+                label,
+                _fmt(P("recall", "embed_p50"), "ms"),
+                "",
+                "",
+                "",
+                "",
+            )
+        )
+    add_lg(
+        "rss",
+        "RSS serving: current (new process, after recalls)",
+        S(edge, "rss", "current_mb"),
+        S(base, "rss", "current_mb"),
+        "MB",
+        ("RSS serving current", "rss_mb"),
+    )
+    add_lg(
+        "rss", "  of which anonymous", S(edge, "rss", "anon_mb"), S(base, "rss", "anon_mb"), "MB"
+    )
+    add_lg(
+        "rss",
+        "  of which file-backed (mmap, libs)",
+        S(edge, "rss", "file_mb"),
+        S(base, "rss", "file_mb"),
+        "MB",
+    )
+    add_lg(
+        "rss",
+        "RSS serving: peak (getrusage)",
+        S(edge, "rss", "max_mb"),
+        S(base, "rss", "max_mb"),
+        "MB",
+        ("RSS serving peak", "rss_mb"),
+    )
+    add_lg(
+        "rss2",
+        "RSS loading process: current, after load+queries",
+        _get(edge, "rss", "open_largest", "current_mb"),
+        _get(base, "rss", "open_largest", "current_mb"),
+        "MB",
+        ("RSS loader current", "rss_mb"),
+    )
+    add_lg(
+        "rss2",
+        "  of which anonymous",
+        _get(edge, "rss", "open_largest", "anon_mb"),
+        _get(base, "rss", "open_largest", "anon_mb"),
+        "MB",
+    )
+    add_lg(
+        "rss2",
+        "RSS loading process: peak (getrusage)",
+        _get(edge, "rss", "max_mb"),
+        _get(base, "rss", "max_mb"),
+        "MB",
+        ("RSS loader peak", "rss_mb"),
+    )
 
-    head = ("", "metric", "N", "memhub (Edge)", "baseline (local mode)", "base/memhub", "target", "status")
+    head = (
+        "",
+        "metric",
+        "N",
+        "memhub (Edge)",
+        "baseline (local mode)",
+        "base/memhub",
+        "target",
+        "status",
+    )
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
 
     def fmt(r) -> str:
-        cells = [c.ljust(w) if i in (1, 7) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=False)) if i]
+        cells = [
+            c.ljust(w) if i in (1, 7) else c.rjust(w)
+            for i, (c, w) in enumerate(zip(r, widths, strict=False))
+            if i
+        ]
         return "  ".join(cells).rstrip()
 
     text, prev = [fmt(head), "  ".join("-" * w for w in widths[1:])], None
@@ -540,43 +782,88 @@ def parent(cfg: argparse.Namespace) -> int:
     table, verdicts = build_table(edge, base, sizes, base_sizes, cfg)
     impl = _get(base, "sizes", str(base_sizes[-1]), "impl") if base else "not run"
     print()
-    loads = [v for d in (edge, base) if d for r in d["sizes"].values() for k, v in r.items() if k.startswith("loadavg")]
-    print(f"memhub engine benchmark: sizes {','.join(map(str, sizes))}, {cfg.queries} queries and {cfg.facts} facts "
-          f"per size{' (quick)' if cfg.quick else ''}, {os.cpu_count()} CPUs, 1-min load average during the run "
-          f"{min(loads, default=math.nan):.1f}..{max(loads, default=math.nan):.1f}")  # fmt: skip
+    loads = [
+        v
+        for d in (edge, base)
+        if d
+        for r in d["sizes"].values()
+        for k, v in r.items()
+        if k.startswith("loadavg")
+    ]
+    print(
+        f"memhub engine benchmark: sizes {','.join(map(str, sizes))}, {cfg.queries} queries and {cfg.facts} facts "
+        f"per size{' (quick)' if cfg.quick else ''}, {os.cpu_count()} CPUs, 1-min load average during the run "
+        f"{min(loads, default=math.nan):.1f}..{max(loads, default=math.nan):.1f}"
+    )
     memhub = next(iter(edge["sizes"].values()))["impl"] if edge else "EdgeStore (qdrant-edge)"
     print(f"memhub  : {memhub}\nbaseline: {impl}, run up to N = {cfg.baseline_max:,}")
-    print("recall/memorize: MemoryClient with the real E5Embedder; store query: hybrid dense+BM25 RRF(k=2),"
-          " user + status/exposure/layer filter")  # fmt: skip
+    print(
+        "recall/memorize: MemoryClient with the real E5Embedder; store query: hybrid dense+BM25 RRF(k=2),"
+        " user + status/exposure/layer filter"
+    )
     print()
     print(table)
     print()
-    print(f"targets: {sum(v == 'PASS' for v in verdicts.values())}/{len(verdicts)} PASS; wall time {wall:.0f} s")
+    print(
+        f"targets: {sum(v == 'PASS' for v in verdicts.values())}/{len(verdicts)} PASS; wall time {wall:.0f} s"
+    )
     if cfg.json:
-        Path(cfg.json).write_text(json.dumps({"sizes": sizes, "baseline_sizes": base_sizes, "quick": cfg.quick,
-                                              "targets": TARGETS, "verdicts": verdicts, "wall_s": wall,
-                                              "edge": edge, "baseline": base}, indent=2))  # fmt: skip
+        Path(cfg.json).write_text(
+            json.dumps(
+                {
+                    "sizes": sizes,
+                    "baseline_sizes": base_sizes,
+                    "quick": cfg.quick,
+                    "targets": TARGETS,
+                    "verdicts": verdicts,
+                    "wall_s": wall,
+                    "edge": edge,
+                    "baseline": base,
+                },
+                indent=2,
+            )
+        )
         print(f"figures written to {cfg.json}")
     return 0 if edge else 1
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--sizes", default="1000,10000,100000", help="comma-separated corpus sizes")
-    p.add_argument("--quick", action="store_true", help="fewer queries/facts, baseline capped at 5000")
+    p.add_argument(
+        "--quick", action="store_true", help="fewer queries/facts, baseline capped at 5000"
+    )
     p.add_argument("--json", metavar="OUT", help="also write every figure as JSON")
     p.add_argument("--queries", type=int, help="measured queries per size (default 200, quick 50)")
-    p.add_argument("--facts", type=int, help="real facts memorized per size (default 200, quick 50)")
-    p.add_argument("--baseline-max", type=int, help="largest size the baseline runs (default 20000, quick 5000)")
-    p.add_argument("--budget", type=float, help="seconds per measured loop before it stops early (default 120)")
+    p.add_argument(
+        "--facts", type=int, help="real facts memorized per size (default 200, quick 50)"
+    )
+    p.add_argument(
+        "--baseline-max",
+        type=int,
+        help="largest size the baseline runs (default 20000, quick 5000)",
+    )
+    p.add_argument(
+        "--budget", type=float, help="seconds per measured loop before it stops early (default 120)"
+    )
     p.add_argument("--no-baseline", action="store_true", help="run memhub only")
-    p.add_argument("--no-optimize", action="store_true", help="skip EdgeStore.optimize() (to see its effect)")
+    p.add_argument(
+        "--no-optimize", action="store_true", help="skip EdgeStore.optimize() (to see its effect)"
+    )
     p.add_argument("--keep", action="store_true", help="keep the temp data directory")
-    p.add_argument("--whatif-env", default="", metavar="K=V[,K=V]",
-                   help="run one more memhub serve process with this environment and show its recall, "
-                        "e.g. OMP_WAIT_POLICY=ACTIVE (default: none)")  # fmt: skip
+    p.add_argument(
+        "--whatif-env",
+        default="",
+        metavar="K=V[,K=V]",
+        help="run one more memhub serve process with this environment and show its recall, "
+        "e.g. OMP_WAIT_POLICY=ACTIVE (default: none)",
+    )
     # internal: worker mode
-    p.add_argument("--tmpdir", help="where the temp data directory goes (default: the system temp dir)")
+    p.add_argument(
+        "--tmpdir", help="where the temp data directory goes (default: the system temp dir)"
+    )
     p.add_argument("--worker", choices=("edge", "baseline"), help=argparse.SUPPRESS)
     p.add_argument("--serve", choices=("edge", "baseline"), help=argparse.SUPPRESS)
     p.add_argument("--serve-queries", type=int, default=50, help=argparse.SUPPRESS)

@@ -241,8 +241,12 @@ async def index(client, memories: list[Memory]) -> tuple[dict[str, str], Counter
     for m in sorted(
         memories, key=lambda m: (m.user, m.time, int(m.id) if m.id.isdigit() else m.id)
     ):
-        res = await client.add(content=m.event, user_id=f"user{m.user}", occurred_at=m.time,
-                               metadata={"madial_id": m.id})  # fmt: skip
+        res = await client.add(
+            content=m.event,
+            user_id=f"user{m.user}",
+            occurred_at=m.time,
+            metadata={"madial_id": m.id},
+        )
         for rid in res.raw_ids:
             raw_to_mid[rid] = m.id
         actions.update(d.action for d in res.decisions)
@@ -265,8 +269,9 @@ async def rank_memories(client, query: str, user: int, limit: int) -> list[str]:
     return dedupe([m.metadata.get("madial_id") for m in items])
 
 
-async def evaluate(client, dialogues: list[Dialogue], raw_to_mid: dict[str, str], *, mode: str,
-                   limit: int) -> dict[str, dict[str, float]]:  # fmt: skip
+async def evaluate(
+    client, dialogues: list[Dialogue], raw_to_mid: dict[str, str], *, mode: str, limit: int
+) -> dict[str, dict[str, float]]:
     rows: dict[str, list[dict[str, float]]] = {"conversation": [], "memories": []}
     for d in dialogues:
         q = build_query(d.turns, mode)
@@ -292,9 +297,17 @@ async def run_lang(root: Path, lang: str, *, mode: str, limit: int) -> dict:
             log(f"{lang}: {len(dialogues)} dialogues x 2 methods in {t_eval:.1f}s")
         finally:
             await client.aclose()
-    return {"lang": lang, "memories": len(memories), "dialogues": len(dialogues), "query": mode, "limit": limit,
-            "index_s": round(t_index, 1), "eval_s": round(t_eval, 1), "write_actions": dict(actions),
-            "methods": figures}  # fmt: skip
+    return {
+        "lang": lang,
+        "memories": len(memories),
+        "dialogues": len(dialogues),
+        "query": mode,
+        "limit": limit,
+        "index_s": round(t_index, 1),
+        "eval_s": round(t_eval, 1),
+        "write_actions": dict(actions),
+        "methods": figures,
+    }
 
 
 def print_table(results: list[dict]) -> None:
@@ -305,12 +318,16 @@ def print_table(results: list[dict]) -> None:
         base = BASELINE_R5[r["lang"]]
         for method, f in r["methods"].items():
             verdict = "PASS" if f["r5"] >= TARGET_R5 else "MISS"
-            print(f"{r['lang']:<5}{method:<14}{f['r5']:>7.3f}{f['hit5']:>7.3f}{f['mrr']:>7.3f}   "
-                  f"{base:>12.3f}{f['r5'] / base:>7.2f}   {verdict}")  # fmt: skip
+            print(
+                f"{r['lang']:<5}{method:<14}{f['r5']:>7.3f}{f['hit5']:>7.3f}{f['mrr']:>7.3f}   "
+                f"{base:>12.3f}{f['r5'] / base:>7.2f}   {verdict}"
+            )
     if results:
-        print(f"\nquery = {results[0]['query']!r} (dialogue before the first test turn), search limit = "
-              f"{results[0]['limit']}; R@5 = |relevant in top 5| / |relevant|, averaged over dialogues; "
-              "ratio = R@5 / baseline (hybrid RRF k=60).")  # fmt: skip
+        print(
+            f"\nquery = {results[0]['query']!r} (dialogue before the first test turn), search limit = "
+            f"{results[0]['limit']}; R@5 = |relevant in top 5| / |relevant|, averaged over dialogues; "
+            "ratio = R@5 / baseline (hybrid RRF k=60)."
+        )
 
 
 def main() -> None:

@@ -148,8 +148,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         add_ms: list[float] = []
         for i, s in enumerate(sessions, 1):
             t0 = time.perf_counter()
-            r = await client.add(messages=s["messages"], user_id=USER,
-                                 workspace_id=f"~/code/{s['id']}", branch="main")  # fmt: skip
+            r = await client.add(
+                messages=s["messages"],
+                user_id=USER,
+                workspace_id=f"~/code/{s['id']}",
+                branch="main",
+            )
             add_ms.append((time.perf_counter() - t0) * 1000)
             if r.scene != "coding" or len(r.procedure_ids) != 1:
                 problems.append({"id": s["id"], "scene": r.scene, "procedure_ids": r.procedure_ids})
@@ -164,8 +168,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
         # Tool outputs must never matter: none may be found in any stored record.
         stored = [t for p in await all_points(engine.store) for t in _strings(p.payload)]
-        leaks = [{"id": s["id"], "output": out[:80]} for s in sessions for out in tool_outputs(s)
-                 if any(out in t for t in stored)]  # fmt: skip
+        leaks = [
+            {"id": s["id"], "output": out[:80]}
+            for s in sessions
+            for out in tool_outputs(s)
+            if any(out in t for t in stored)
+        ]
 
         # -- search through the public API -----------------------------------------------
         id_of = {pid: sid for sid, pid in expected.items()}
@@ -194,13 +202,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 res = await client.search(q, user_id=USER, procedure_limit=K)
                 search_ms.append((time.perf_counter() - t0) * 1000)
                 found = res.memories.procedures or []
-                rows.append({
-                    "id": s["id"], "lang": s["lang"], "query": q,
-                    "task_overlap": round(overlap(q, task), 3),
-                    "hybrid": rank_of([m.id for m in found], expected[s["id"]]),
-                    "hybrid_top": [id_of.get(m.id, m.id) for m in found],
-                    "hybrid_scores": [m.score for m in found],
-                })  # fmt: skip
+                rows.append(
+                    {
+                        "id": s["id"],
+                        "lang": s["lang"],
+                        "query": q,
+                        "task_overlap": round(overlap(q, task), 3),
+                        "hybrid": rank_of([m.id for m in found], expected[s["id"]]),
+                        "hybrid_top": [id_of.get(m.id, m.id) for m in found],
+                        "hybrid_scores": [m.score for m in found],
+                    }
+                )
         search_cpu_ms = (time.process_time() - cpu0) * 1000 / max(len(search_ms), 1)
         search_embed_ms = sum(embed_ns) / 1e6 / max(len(search_ms), 1)
         engine.embedder.embed_query = original_embed  # type: ignore[method-assign]
@@ -243,9 +255,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "EdgeStore shard, read-only" if shard is not None else "skipped: not an EdgeStore"
         )
         add_stats = {"mean": statistics.mean(add_ms), "p50": pct(add_ms, 0.5)}
-        search_stats = {"mean": statistics.mean(search_ms), "p50": pct(search_ms, 0.5),
-                        "p95": pct(search_ms, 0.95), "embed_mean": search_embed_ms,
-                        "cpu_per_search": search_cpu_ms}  # fmt: skip
+        search_stats = {
+            "mean": statistics.mean(search_ms),
+            "p50": pct(search_ms, 0.5),
+            "p95": pct(search_ms, 0.95),
+            "embed_mean": search_embed_ms,
+            "cpu_per_search": search_cpu_ms,
+        }
         # a tie at the top of search() is broken by memory id, i.e. by write order
         tops = [r["hybrid_scores"] for r in rows]
         ties = sum(1 for sc in tops if len(sc) > 1 and sc[0] == sc[1])
@@ -302,13 +318,19 @@ def _short(text: str, n: int) -> str:
 
 def report(r: dict[str, Any]) -> None:
     n_en = r["sessions"] - r["sessions_zh"]
-    print(f"\nmemhub procedure bench: {r['sessions']} sessions ({r['sessions_zh']} zh / {n_en} en), "
-          f"{r['queries']} queries, procedure_limit={K}")  # fmt: skip
-    print(f"embedder {r['embedder']} (OMP_WAIT_POLICY {r['omp_wait_policy']}); "
-          f"extraction {r['extractor']}; BM25 ablation: {r['bm25_ablation']}")  # fmt: skip
+    print(
+        f"\nmemhub procedure bench: {r['sessions']} sessions ({r['sessions_zh']} zh / {n_en} en), "
+        f"{r['queries']} queries, procedure_limit={K}"
+    )
+    print(
+        f"embedder {r['embedder']} (OMP_WAIT_POLICY {r['omp_wait_policy']}); "
+        f"extraction {r['extractor']}; BM25 ablation: {r['bm25_ablation']}"
+    )
     ok = r["sessions"] - len(r["write_problems"])
-    print(f"writes: {r['sessions']} add() -> {ok} with exactly one procedure "
-          f"(add mean {r['add_ms']['mean']:.0f} ms, p50 {r['add_ms']['p50']:.0f} ms)")  # fmt: skip
+    print(
+        f"writes: {r['sessions']} add() -> {ok} with exactly one procedure "
+        f"(add mean {r['add_ms']['mean']:.0f} ms, p50 {r['add_ms']['p50']:.0f} ms)"
+    )
     for p in r["write_problems"]:
         print(f"  ! {p['id']}: scene={p['scene']} procedure_ids={p['procedure_ids']}")
     print(f"tool outputs found in the store: {len(r['tool_output_leaks'])}")
@@ -336,11 +358,15 @@ def report(r: dict[str, Any]) -> None:
         print(f"{label:<17}{cells}{sc['all']['mrr@3']:>8.3f}")
     print(f"top-1 ties in search() (broken by memory id = write order): {r['top1_ties']}")
     s = r["search_ms"]
-    print(f"\nsearch() latency, procedure_limit={K}, uncached query embedding: "
-          f"mean {s['mean']:.1f} ms, p50 {s['p50']:.1f} ms, p95 {s['p95']:.1f} ms")  # fmt: skip
-    print(f"  of which query embedding {s['embed_mean']:.1f} ms (mean); process CPU "
-          f"{s['cpu_per_search']:.1f} ms per search; 1-min load average "
-          f"{r['loadavg_1min']['before_search']:.1f} on {r['cpus']} CPUs")  # fmt: skip
+    print(
+        f"\nsearch() latency, procedure_limit={K}, uncached query embedding: "
+        f"mean {s['mean']:.1f} ms, p50 {s['p50']:.1f} ms, p95 {s['p95']:.1f} ms"
+    )
+    print(
+        f"  of which query embedding {s['embed_mean']:.1f} ms (mean); process CPU "
+        f"{s['cpu_per_search']:.1f} ms per search; 1-min load average "
+        f"{r['loadavg_1min']['before_search']:.1f} on {r['cpus']} CPUs"
+    )
 
     misses = [row for row in r["rows"] if row["hybrid"] != 1]
     if misses:
@@ -349,8 +375,10 @@ def report(r: dict[str, Any]) -> None:
         )
         for row in misses:
             rank = row["hybrid"] or f">{K} (at {row.get('hybrid_rank_wide')})"
-            print(f"  {rank} | {row['id']}: {_short(row['query'], 44)!r} -> {', '.join(row['hybrid_top'])}"
-                  f" | {row['dense']}, {row.get('bm25', '-')}")  # fmt: skip
+            print(
+                f"  {rank} | {row['id']}: {_short(row['query'], 44)!r} -> {', '.join(row['hybrid_top'])}"
+                f" | {row['dense']}, {row.get('bm25', '-')}"
+            )
     print(f"\ntotal {r['seconds']:.0f} s")
 
 
@@ -366,8 +394,11 @@ def main() -> None:
     )
     parser.add_argument("--tmpdir", help="where to create the temporary store")
     parser.add_argument("--keep", action="store_true", help="keep the temporary store")
-    parser.add_argument("--omp-passive", action="store_true",
-                        help="set OMP_WAIT_POLICY=PASSIVE for the e5 model (timing only; not the default)")  # fmt: skip
+    parser.add_argument(
+        "--omp-passive",
+        action="store_true",
+        help="set OMP_WAIT_POLICY=PASSIVE for the e5 model (timing only; not the default)",
+    )
     args = parser.parse_args()
     result = asyncio.run(run(args))
     report(result)

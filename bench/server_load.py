@@ -111,8 +111,15 @@ class Tally:
     derived: list[tuple[str, str]] = field(default_factory=list)  # (user, id) of acked facts
 
 
-async def client_loop(http: httpx.AsyncClient, seed: int, deadline: float, write_ratio: float, facts: list[str],
-                      queries: list[str], tally: Tally) -> None:  # fmt: skip
+async def client_loop(
+    http: httpx.AsyncClient,
+    seed: int,
+    deadline: float,
+    write_ratio: float,
+    facts: list[str],
+    queries: list[str],
+    tally: Tally,
+) -> None:
     rng = random.Random(seed)
     for _ in range(MAX_REQUESTS_PER_CLIENT):
         if time.monotonic() >= deadline:
@@ -185,8 +192,10 @@ async def cross_user(http: httpx.AsyncClient, tally: Tally, sample: int = 50) ->
 
 def row(name: str, ms: list[float], seconds: float, errors: dict[int, int]) -> str:
     p = [percentile(ms, q) for q in (50, 95, 99)]
-    return (f"{name:<8}{len(ms):>8}{sum(errors.values()):>8}{len(ms) / seconds:>10.1f}"
-            f"{p[0]:>10.1f}{p[1]:>10.1f}{p[2]:>10.1f}")  # fmt: skip
+    return (
+        f"{name:<8}{len(ms):>8}{sum(errors.values()):>8}{len(ms) / seconds:>10.1f}"
+        f"{p[0]:>10.1f}{p[1]:>10.1f}{p[2]:>10.1f}"
+    )
 
 
 async def run_load(base: str, key: str, args: argparse.Namespace) -> dict:
@@ -199,8 +208,12 @@ async def run_load(base: str, key: str, args: argparse.Namespace) -> dict:
             await http.post("/v1/memories/search", json={"query": q, "user_id": USERS[0]})
         start = time.monotonic()
         deadline = start + args.seconds
-        await asyncio.gather(*(client_loop(http, seed, deadline, args.write_ratio, facts, queries, tally)
-                               for seed in range(args.clients)))  # fmt: skip
+        await asyncio.gather(
+            *(
+                client_loop(http, seed, deadline, args.write_ratio, facts, queries, tally)
+                for seed in range(args.clients)
+            )
+        )
         elapsed = time.monotonic() - start
         checked = time.monotonic()
         problems = await verify(http, tally)
@@ -208,8 +221,10 @@ async def run_load(base: str, key: str, args: argparse.Namespace) -> dict:
         probes, leaks = await cross_user(http, tally)  # after verify: a leak may change a memory
 
     everything = tally.latency["add"] + tally.latency["search"]
-    all_errors = {s: tally.errors["add"].get(s, 0) + tally.errors["search"].get(s, 0)
-                  for s in {*tally.errors["add"], *tally.errors["search"]}}  # fmt: skip
+    all_errors = {
+        s: tally.errors["add"].get(s, 0) + tally.errors["search"].get(s, 0)
+        for s in {*tally.errors["add"], *tally.errors["search"]}
+    }
     print(
         f"\n{args.clients} clients x {elapsed:.1f} s, embedder {args.embedder}, write ratio {args.write_ratio}"
     )
@@ -219,22 +234,42 @@ async def run_load(base: str, key: str, args: argparse.Namespace) -> dict:
     print(row("add", tally.latency["add"], elapsed, tally.errors["add"]))
     print(row("search", tally.latency["search"], elapsed, tally.errors["search"]))
     print(row("all", everything, elapsed, all_errors))
-    print(f"verify: {len(tally.written)} acknowledged adds ({len(tally.derived)} facts) read back by id "
-          f"in {verify_s:.1f} s: {'OK' if not problems else f'{len(problems)} MISSING'}")  # fmt: skip
+    print(
+        f"verify: {len(tally.written)} acknowledged adds ({len(tally.derived)} facts) read back by id "
+        f"in {verify_s:.1f} s: {'OK' if not problems else f'{len(problems)} MISSING'}"
+    )
     for problem in problems[:10]:
         print(f"  {problem}")
     print(f"cross-user: {probes} by-id requests for another user's memories, {leaks} succeeded")
     if leaks:
         problems.append(f"{leaks} cross-user requests succeeded")
-    summary = {op: {"count": len(ms), "errors": tally.errors.get(op, all_errors),
-                    "rps": len(ms) / elapsed, **{f"p{q}": percentile(ms, q) for q in (50, 95, 99)}}
-               for op, ms in (("add", tally.latency["add"]), ("search", tally.latency["search"]), ("all", everything))}  # fmt: skip
-    return {"clients": args.clients, "seconds": elapsed, "embedder": args.embedder, "ops": summary,
-            "acknowledged_adds": len(tally.written), "verify_problems": problems,
-            "cross_user": {"attempts": probes, "successes": leaks}}  # fmt: skip
+    summary = {
+        op: {
+            "count": len(ms),
+            "errors": tally.errors.get(op, all_errors),
+            "rps": len(ms) / elapsed,
+            **{f"p{q}": percentile(ms, q) for q in (50, 95, 99)},
+        }
+        for op, ms in (
+            ("add", tally.latency["add"]),
+            ("search", tally.latency["search"]),
+            ("all", everything),
+        )
+    }
+    return {
+        "clients": args.clients,
+        "seconds": elapsed,
+        "embedder": args.embedder,
+        "ops": summary,
+        "acknowledged_adds": len(tally.written),
+        "verify_problems": problems,
+        "cross_user": {"attempts": probes, "successes": leaks},
+    }
 
 
-async def slow_tenant(http: httpx.AsyncClient, user: str, deadline: float, latencies: list[float]) -> None:
+async def slow_tenant(
+    http: httpx.AsyncClient, user: str, deadline: float, latencies: list[float]
+) -> None:
     """One user's writes, each judged slowly: it restates one fact, so the judge sees a neighbour."""
     for n in range(MAX_REQUESTS_PER_CLIENT):
         if time.monotonic() >= deadline:
@@ -249,8 +284,9 @@ async def run_slow_judge(base: str, key: str, slow_key: str, args: argparse.Name
     """The load quiet, then beside a tenant whose judge takes ``args.slow_judge`` s per call."""
     quiet = await run_load(base, key, args)
     slow_ms: list[float] = []
-    async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {slow_key}"},
-                                 timeout=args.slow_judge * 20) as http:  # fmt: skip
+    async with httpx.AsyncClient(
+        base_url=base, headers={"Authorization": f"Bearer {slow_key}"}, timeout=args.slow_judge * 20
+    ) as http:
         users = [f"slow{i}" for i in range(4)]
         for user in users:
             first = {"content": f"My favourite drink is tea ({SLOW_MARK})", "user_id": user}
@@ -261,9 +297,11 @@ async def run_slow_judge(base: str, key: str, slow_key: str, args: argparse.Name
         loaded = await run_load(base, key, args)
         await asyncio.gather(*writers)
     q, s = quiet["ops"]["add"]["p95"], loaded["ops"]["add"]["p95"]
-    print(f"\nother tenants' write p95: quiet {q:.1f} ms, beside a {args.slow_judge:g} s judge {s:.1f} ms: "
-          f"{s / q:.2f}x (target <= 2x); the slow tenant's writes: {len(slow_ms)}, "
-          f"p50 {percentile(slow_ms, 50):.0f} ms")  # fmt: skip
+    print(
+        f"\nother tenants' write p95: quiet {q:.1f} ms, beside a {args.slow_judge:g} s judge {s:.1f} ms: "
+        f"{s / q:.2f}x (target <= 2x); the slow tenant's writes: {len(slow_ms)}, "
+        f"p50 {percentile(slow_ms, 50):.0f} ms"
+    )
     return {"quiet": quiet, "slow_judge": loaded, "ratio_p95": s / q, "slow_tenant_ms": slow_ms}
 
 
@@ -279,8 +317,13 @@ def main() -> int:
         "--embedder", choices=("e5", "hash"), default="e5", help="e5 = the real default"
     )
     parser.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
-    parser.add_argument("--slow-judge", type=float, default=0.0, metavar="S",
-                        help="also run beside a tenant whose judge takes S seconds")  # fmt: skip
+    parser.add_argument(
+        "--slow-judge",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="also run beside a tenant whose judge takes S seconds",
+    )
     parser.add_argument("--serve", metavar="STORE", help=argparse.SUPPRESS)  # the child process
     args = parser.parse_args()
     if args.serve:
@@ -298,8 +341,16 @@ def main() -> int:
     key, _ = KeyStore(store / KEYS_FILE).create("bench")
     slow_key, _ = KeyStore(store / KEYS_FILE).create("slow")
     env = {**os.environ, "MEMHUB_CONFIG": str(folder / "config.yaml")}
-    command = [sys.executable, __file__, "--serve", str(store), "--embedder", args.embedder,
-               "--slow-judge", str(args.slow_judge)]  # fmt: skip
+    command = [
+        sys.executable,
+        __file__,
+        "--serve",
+        str(store),
+        "--embedder",
+        args.embedder,
+        "--slow-judge",
+        str(args.slow_judge),
+    ]
     child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     try:
         line = (
@@ -311,7 +362,9 @@ def main() -> int:
         print(f"server on {base}, store {store}", file=sys.stderr)
         if args.slow_judge:
             result = asyncio.run(run_slow_judge(base, key, slow_key, args))
-            result["verify_problems"] = result["quiet"]["verify_problems"] + result["slow_judge"]["verify_problems"]
+            result["verify_problems"] = (
+                result["quiet"]["verify_problems"] + result["slow_judge"]["verify_problems"]
+            )
         else:
             result = asyncio.run(run_load(base, key, args))
     finally:

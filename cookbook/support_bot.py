@@ -73,8 +73,9 @@ class RuleBasedSupportModel(BaseChatModel):
     def bind_tools(self, tools: Any, **kwargs: Any) -> RuleBasedSupportModel:
         return self
 
-    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
-                  **kwargs: Any) -> ChatResult:  # fmt: skip
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         known = "\n".join(m.text for m in messages if not isinstance(m, ToolMessage))
         product, plan = _PRODUCT.search(known), _PLAN.search(known)
         last = messages[-1]
@@ -135,8 +136,11 @@ def make_bot(client: SyncMemoryClient):
 
 
 def say(bot, customer: str, conversation: str, text: str) -> str:
-    state = bot.invoke({"messages": [{"role": "user", "content": text}]}, context=Customer(user_id=customer),
-                       config={"configurable": {"thread_id": conversation}})  # fmt: skip
+    state = bot.invoke(
+        {"messages": [{"role": "user", "content": text}]},
+        context=Customer(user_id=customer),
+        config={"configurable": {"thread_id": conversation}},
+    )
     reply = state["messages"][-1].text
     print(f"{customer}: {text}\nbot: {reply}")
     return reply

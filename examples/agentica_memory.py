@@ -65,8 +65,12 @@ class ScriptedModel(Model):
         self.last_prompt = "\n".join(m.get_content_string() for m in messages)
         question = messages[-1].get_content_string()
         if "总结" in question:
-            found = [line[2:].split(" [")[0] for block in _MEMORIES.findall(self.last_prompt)
-                     for line in block.splitlines() if line.startswith("- ")]  # fmt: skip
+            found = [
+                line[2:].split(" [")[0]
+                for block in _MEMORIES.findall(self.last_prompt)
+                for line in block.splitlines()
+                if line.startswith("- ")
+            ]
             said = [
                 _MEMORIES.sub("", m.get_content_string()).strip()
                 for m in messages[1:-1]
@@ -95,8 +99,13 @@ async def main() -> None:
         memory, user_id=USER_ID, app_id=APP_ID, add_every=0
     )  # add once, at the session's end
     try:
-        agent = quiet(Agent(model=ScriptedModel(), add_history_to_context=True,
-                            instructions="你是一个友好的助手，请记住用户告诉你的信息。"))  # fmt: skip
+        agent = quiet(
+            Agent(
+                model=ScriptedModel(),
+                add_history_to_context=True,
+                instructions="你是一个友好的助手，请记住用户告诉你的信息。",
+            )
+        )
         user_turns = [
             "我最喜欢的颜色是蓝色",
             "我喜欢吃川菜",

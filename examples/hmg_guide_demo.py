@@ -20,11 +20,19 @@ def show_history(client: SyncMemoryClient, atom_id: str) -> None:
     h = client.history(atom_id)
     print(f"  current : {h.current.content}  [{h.current.status}, {h.current.exposure_state}]")
     rel = h.relations
-    print(f"  relations: supersedes={rel.supersedes} superseded_by={rel.superseded_by} "
-          f"related_lessons={rel.related_lessons} chain={len(rel.chain)} version(s)")  # fmt: skip
-    for kind, steps in (("status", h.status_history), ("exposure", h.exposure_history), ("epistemic", h.epistemic_history)):
+    print(
+        f"  relations: supersedes={rel.supersedes} superseded_by={rel.superseded_by} "
+        f"related_lessons={rel.related_lessons} chain={len(rel.chain)} version(s)"
+    )
+    for kind, steps in (
+        ("status", h.status_history),
+        ("exposure", h.exposure_history),
+        ("epistemic", h.epistemic_history),
+    ):
         for s in steps:
-            print(f"  {kind:<9} {s.from_ or '-'} -> {s.to}  ({s.action}) reason={s.reason!r} by={s.by} at={s.at}")
+            print(
+                f"  {kind:<9} {s.from_ or '-'} -> {s.to}  ({s.action}) reason={s.reason!r} by={s.by} at={s.at}"
+            )
 
 
 def main() -> None:
@@ -51,8 +59,12 @@ def main() -> None:
                 print(f"  {a.score:.2f}  {a.content}  ({a.created_at})")
 
             step("correct: replace PostgreSQL 16 -> 17")
-            fixed = client.correct(pg16.atom_id, "replace", "已升级到 PostgreSQL 17",
-                                   new_content="项目用 PostgreSQL 17 做主数据库")  # fmt: skip
+            fixed = client.correct(
+                pg16.atom_id,
+                "replace",
+                "已升级到 PostgreSQL 17",
+                new_content="项目用 PostgreSQL 17 做主数据库",
+            )
             print(f"  new_atom_id={fixed.new_atom_id}; recall now returns:")
             for a in client.recall("数据库选型", limit=1).atoms:
                 print(f"  {a.score:.2f}  {a.content}")
@@ -63,15 +75,25 @@ def main() -> None:
             print(f"  still recalled: {'用 MongoDB 做会话缓存' in hits}")
 
             step("a leaked password: derive_lesson")
-            leak = client.memorize("数据库密码是 pg_admin_123，连接串是 postgres://admin:pg_admin_123@db:5432/app")
-            print(f"  stored as: {client.history(leak.atom_id).current.content}  (redacted: {leak.redacted})")
-            lesson = client.govern(leak.atom_id, "derive_lesson", "内容含明文数据库密码，必须清除",
-                                   lesson_content="不要在记忆中存储数据库密码和连接串，使用环境变量")  # fmt: skip
+            leak = client.memorize(
+                "数据库密码是 pg_admin_123，连接串是 postgres://admin:pg_admin_123@db:5432/app"
+            )
+            print(
+                f"  stored as: {client.history(leak.atom_id).current.content}  (redacted: {leak.redacted})"
+            )
+            lesson = client.govern(
+                leak.atom_id,
+                "derive_lesson",
+                "内容含明文数据库密码，必须清除",
+                lesson_content="不要在记忆中存储数据库密码和连接串，使用环境变量",
+            )
             print(f"  sealed {leak.atom_id}; lesson {lesson.lesson_atom_id}")
 
             step("handoff")
-            client.handoff("修复了 login.py 的空指针问题。根因是 session 过期时 get_session() 返回 None，"
-                           "在 line 38 加了有效性检查，pytest 通过。下一步：给 session 模块补集成测试。")  # fmt: skip
+            client.handoff(
+                "修复了 login.py 的空指针问题。根因是 session 过期时 get_session() 返回 None，"
+                "在 line 38 加了有效性检查，pytest 通过。下一步：给 session 模块补集成测试。"
+            )
             ctx = client.session_context()
             print(f"  next session starts with: {ctx.handoff.content[:40]}…")
             print(f"  constraints: {[c.content for c in ctx.constraints]}")

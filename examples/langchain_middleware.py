@@ -40,8 +40,11 @@ class Context:
 
 
 def chat(agent, text: str, user_id: str, thread: str) -> str:
-    state = agent.invoke({"messages": [{"role": "user", "content": text}]}, context=Context(user_id=user_id),
-                         config={"configurable": {"thread_id": thread}})  # fmt: skip
+    state = agent.invoke(
+        {"messages": [{"role": "user", "content": text}]},
+        context=Context(user_id=user_id),
+        config={"configurable": {"thread_id": thread}},
+    )
     reply = state["messages"][-1].text
     print(f"User: {text}\nAssistant: {reply}")
     return reply
@@ -55,8 +58,13 @@ def main() -> None:
 
             print("== session 1")
             model = ScriptedChatModel(messages=iter(["Noted: Python, and Berlin."]))
-            agent = create_agent(model, system_prompt="You are a concise assistant.", middleware=[middleware],
-                                 context_schema=Context, checkpointer=InMemorySaver())  # fmt: skip
+            agent = create_agent(
+                model,
+                system_prompt="You are a concise assistant.",
+                middleware=[middleware],
+                context_schema=Context,
+                checkpointer=InMemorySaver(),
+            )
             chat(
                 agent,
                 "My favourite programming language is Python and I live in Berlin.",
@@ -66,8 +74,13 @@ def main() -> None:
 
             print("\n== session 2 (a new thread)")
             model = ScriptedChatModel(messages=iter(["You live in Berlin."]))
-            agent = create_agent(model, system_prompt="You are a concise assistant.", middleware=[middleware],
-                                 context_schema=Context, checkpointer=InMemorySaver())  # fmt: skip
+            agent = create_agent(
+                model,
+                system_prompt="You are a concise assistant.",
+                middleware=[middleware],
+                context_schema=Context,
+                checkpointer=InMemorySaver(),
+            )
             chat(agent, "Where do I live?", "alice", "s2")
             print("The model's system prompt was:")
             print("  " + model.last_system.replace("\n", "\n  "))

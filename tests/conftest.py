@@ -47,7 +47,13 @@ def _fast_new_stores(_store_templates, monkeypatch):
 @pytest.fixture(autouse=True)
 def _isolated_config(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMHUB_CONFIG", str(tmp_path / "memhub-config.yaml"))
-    for key in ("MEMHUB_MODE", "MEMHUB_QDRANT_URL_FOR_APP", "MEMHUB_LLM_API_KEY", "MEMHUB_EMBED_API_KEY", "MEMHUB_JEV_API_KEY"):
+    for key in (
+        "MEMHUB_MODE",
+        "MEMHUB_QDRANT_URL_FOR_APP",
+        "MEMHUB_LLM_API_KEY",
+        "MEMHUB_EMBED_API_KEY",
+        "MEMHUB_JEV_API_KEY",
+    ):
         monkeypatch.delenv(key, raising=False)
 
 

@@ -35,8 +35,11 @@ def _codex_file(root: Path, session: str) -> Path:
 
 
 def _calls(messages: list[dict]) -> list[tuple[str, dict]]:
-    return [(c["function"]["name"], json.loads(c["function"]["arguments"]))
-            for m in messages for c in m.get("tool_calls", [])]  # fmt: skip
+    return [
+        (c["function"]["name"], json.loads(c["function"]["arguments"]))
+        for m in messages
+        for c in m.get("tool_calls", [])
+    ]
 
 
 def _append(path: Path, *records: dict) -> None:
@@ -45,11 +48,26 @@ def _append(path: Path, *records: dict) -> None:
 
 
 def _cc_turn(session: str, role: str, text: str, at: str, uuid: str) -> dict:
-    return {"parentUuid": None, "isSidechain": False, "userType": "external", "cwd": "/home/dev/shop",
-            "sessionId": session, "version": "2.0.14", "gitBranch": "main", "type": role,
-            "message": {"role": role, "content": text} if role == "user" else
-            {"id": f"msg_{uuid}", "type": "message", "role": role, "content": [{"type": "text", "text": text}]},
-            "uuid": uuid, "timestamp": at}  # fmt: skip
+    return {
+        "parentUuid": None,
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": "/home/dev/shop",
+        "sessionId": session,
+        "version": "2.0.14",
+        "gitBranch": "main",
+        "type": role,
+        "message": {"role": role, "content": text}
+        if role == "user"
+        else {
+            "id": f"msg_{uuid}",
+            "type": "message",
+            "role": role,
+            "content": [{"type": "text", "text": text}],
+        },
+        "uuid": uuid,
+        "timestamp": at,
+    }
 
 
 # -- parsing ---------------------------------------------------------------------------
@@ -78,8 +96,14 @@ def test_claude_code_session_becomes_openai_messages():
     assert "BEGIN IMMEDIATE" in t.messages[-1]["content"]
     everything = json.dumps(t.messages, ensure_ascii=False)
     assert MARKER not in everything  # tool results, toolUseResult: never read
-    for noise in ("Caveat:", "<command-name>", "<local-command-stdout>", "system-reminder",
-                  "concurrent order writes", "EpIBCkYIBxgCKkB"):  # fmt: skip
+    for noise in (
+        "Caveat:",
+        "<command-name>",
+        "<local-command-stdout>",
+        "system-reminder",
+        "concurrent order writes",
+        "EpIBCkYIBxgCKkB",
+    ):
         assert noise not in everything
     assert not [m for m in t.messages if m["role"] == "tool"]
 
@@ -148,8 +172,11 @@ def test_a_grown_session_is_read_from_its_cursor(tmp_path):
     path = tmp_path / f"{CC_PYTEST}.jsonl"
     shutil.copy(_cc_file(FIXTURES, CC_PYTEST), path)
     first = claude_code.parse(path)
-    _append(path, _cc_turn(CC_PYTEST, "user", "还想加 retry", "2026-11-02T08:00:00Z", "u-1"),
-            _cc_turn(CC_PYTEST, "assistant", "用指数退避重试三次", "2026-11-02T08:00:05Z", "a-1"))  # fmt: skip
+    _append(
+        path,
+        _cc_turn(CC_PYTEST, "user", "还想加 retry", "2026-11-02T08:00:00Z", "u-1"),
+        _cc_turn(CC_PYTEST, "assistant", "用指数退避重试三次", "2026-11-02T08:00:05Z", "a-1"),
+    )
     grown = claude_code.parse(path, first.end, first.info)
     assert [m["content"] for m in grown.messages] == ["还想加 retry", "用指数退避重试三次"]
     assert grown.info.session_id == CC_PYTEST and grown.info.started_at == first.info.started_at
@@ -179,10 +206,21 @@ def test_a_session_beyond_adds_message_limit_is_added_in_batches_cut_at_user_tur
 
 
 def test_public_surface():
-    assert sorted(memhub.capture.__all__) == sorted([
-        "PARSERS", "STATE_FILE", "CaptureReport", "CaptureState", "Cursor", "SessionInfo",
-        "Transcript", "capture", "claude_code", "codex", "opencode",
-    ])  # fmt: skip
+    assert sorted(memhub.capture.__all__) == sorted(
+        [
+            "PARSERS",
+            "STATE_FILE",
+            "CaptureReport",
+            "CaptureState",
+            "Cursor",
+            "SessionInfo",
+            "Transcript",
+            "capture",
+            "claude_code",
+            "codex",
+            "opencode",
+        ]
+    )
     assert sorted(memhub.capture.PARSERS) == ["claude-code", "codex", "opencode"]
 
 
@@ -261,9 +299,19 @@ def test_a_second_run_adds_nothing_and_a_grown_session_only_its_new_part(run, se
     assert run("capture", "claude-code", *where)[1].strip() == (
         "captured 0 new sessions, 0 updated, 3 unchanged (0 messages)"
     )
-    _append(_cc_file(sessions, CC_PYTEST),
-            _cc_turn(CC_PYTEST, "user", "test_concurrent_writes 偶尔超时，要不要加重试？", "2026-11-02T08:00:00Z", "u-9"),
-            _cc_turn(CC_PYTEST, "assistant", "加指数退避重试，最多三次。", "2026-11-02T08:00:07Z", "a-9"))  # fmt: skip
+    _append(
+        _cc_file(sessions, CC_PYTEST),
+        _cc_turn(
+            CC_PYTEST,
+            "user",
+            "test_concurrent_writes 偶尔超时，要不要加重试？",
+            "2026-11-02T08:00:00Z",
+            "u-9",
+        ),
+        _cc_turn(
+            CC_PYTEST, "assistant", "加指数退避重试，最多三次。", "2026-11-02T08:00:07Z", "a-9"
+        ),
+    )
     assert run("capture", "claude-code", *where)[1].strip() == (
         "captured 0 new sessions, 1 updated, 2 unchanged (2 messages)"
     )
@@ -307,8 +355,16 @@ def test_a_malformed_line_is_skipped_with_a_warning(run, sessions, store):
 
 
 def test_since_leaves_older_sessions_out(run, sessions):
-    code, out, _ = run("capture", "claude-code", "--path", str(sessions / "claude-code"), "--user-id", "alice",
-                       "--since", "2026-11-01")  # fmt: skip
+    code, out, _ = run(
+        "capture",
+        "claude-code",
+        "--path",
+        str(sessions / "claude-code"),
+        "--user-id",
+        "alice",
+        "--since",
+        "2026-11-01",
+    )
     assert out.strip() == "captured 2 new sessions, 0 updated, 0 unchanged (7 messages)"
 
 
@@ -419,11 +475,25 @@ def test_opencode_capture_adds_only_what_is_new_and_waits_for_an_unfinished_answ
         storage, "msg_a006", "assistant", start + 1000, {"type": "text", "text": "Py"}, done=False
     )
     assert run(*where)[1].strip() == "captured 0 new sessions, 1 updated, 1 unchanged (1 messages)"
-    (storage / "message" / OC_SESSION / "msg_a006.json").write_text(json.dumps(
-        {"id": "msg_a006", "sessionID": OC_SESSION, "role": "assistant",
-         "time": {"created": start + 1000, "completed": start + 2000}}))  # fmt: skip
-    (storage / "part" / "msg_a006" / "prt_msg_a006_0.json").write_text(json.dumps(
-        {"id": "prt_msg_a006_0", "type": "text", "text": "Python 3.12, pinned in .python-version."}))  # fmt: skip
+    (storage / "message" / OC_SESSION / "msg_a006.json").write_text(
+        json.dumps(
+            {
+                "id": "msg_a006",
+                "sessionID": OC_SESSION,
+                "role": "assistant",
+                "time": {"created": start + 1000, "completed": start + 2000},
+            }
+        )
+    )
+    (storage / "part" / "msg_a006" / "prt_msg_a006_0.json").write_text(
+        json.dumps(
+            {
+                "id": "prt_msg_a006_0",
+                "type": "text",
+                "text": "Python 3.12, pinned in .python-version.",
+            }
+        )
+    )
     assert run(*where)[1].strip() == "captured 0 new sessions, 1 updated, 1 unchanged (1 messages)"
 
     raw = [p for p in _payloads(store) if p.get("layer") == "raw"]

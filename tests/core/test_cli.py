@@ -95,8 +95,15 @@ def test_guide_flow_memorize_dedupe_recall_replace_history(cli):
     assert header.split() == ["SCORE", "ID", "CREATED", "CONTENT"]
     assert re.match(rf"[01]\.\d\d +{old_id}  \d{{4}}-\d\d-\d\d  {re.escape(PG16)}$", row)
 
-    replaced = cli("correct", old_id, "replace", "--reason", "已升级到 PostgreSQL 17",
-                   "--new-content", "项目用 PostgreSQL 17 做主数据库")  # fmt: skip
+    replaced = cli(
+        "correct",
+        old_id,
+        "replace",
+        "--reason",
+        "已升级到 PostgreSQL 17",
+        "--new-content",
+        "项目用 PostgreSQL 17 做主数据库",
+    )
     assert replaced.code == 0, replaced.err
     new_id = next(i for i in ULID.findall(replaced.out) if i != old_id)
 
@@ -136,8 +143,15 @@ def test_correct_negate_hides_from_recall(cli):
 
 def test_govern_derive_lesson_seals_the_original(cli):
     secret = memorize(cli, "数据库密码是 pg_admin_123")
-    r = cli("govern", secret, "derive_lesson", "--reason", "内容含明文数据库密码",
-            "--lesson-content", "不要在记忆中存储数据库密码，使用环境变量")  # fmt: skip
+    r = cli(
+        "govern",
+        secret,
+        "derive_lesson",
+        "--reason",
+        "内容含明文数据库密码",
+        "--lesson-content",
+        "不要在记忆中存储数据库密码，使用环境变量",
+    )
     assert r.code == 0, r.err
     assert "exposure=sealed" in r.out
     lesson = re.search(r"lesson=(\S+)", r.out).group(1)
@@ -198,8 +212,16 @@ def test_json_output_of_every_command_parses(cli):
     hits = cli("--json", "recall", "PostgreSQL", "--limit", "1").json()["atoms"]
     assert [h["atom_id"] for h in hits] == [m["atom_id"]]
     assert 0 < hits[0]["score"] <= 1
-    c = cli("--json", "correct", m["atom_id"], "replace", "--reason", "升级",
-            "--new-content", "项目用 PostgreSQL 17 做主数据库").json()  # fmt: skip
+    c = cli(
+        "--json",
+        "correct",
+        m["atom_id"],
+        "replace",
+        "--reason",
+        "升级",
+        "--new-content",
+        "项目用 PostgreSQL 17 做主数据库",
+    ).json()
     assert c["new_atom_id"]
     h = cli("--json", "history", c["new_atom_id"]).json()
     assert h["relations"]["supersedes"] == [m["atom_id"]]
@@ -261,8 +283,13 @@ def test_missing_reason_and_missing_new_content_exit_2(cli):
 
 
 def test_usage_errors_are_one_line(cli):
-    for argv in (("correct", MISSING, "rewrite", "--reason", "x"), ("recall",), ("nope",),
-                 ("recall", "x", "--limit", "many"), ("memorize", "x", "--epistemic", "sure")):  # fmt: skip
+    for argv in (
+        ("correct", MISSING, "rewrite", "--reason", "x"),
+        ("recall",),
+        ("nope",),
+        ("recall", "x", "--limit", "many"),
+        ("memorize", "x", "--epistemic", "sure"),
+    ):
         r = cli(*argv)
         assert r.code == 2, argv
         one_error_line(r)
@@ -345,8 +372,12 @@ def test_hmg_console_script_prints_json_stats(tmp_path):
     env["MEMHUB_CONFIG"] = str(tmp_path / "cfg.yaml")
     proc = subprocess.run(
         [str(hmg), "--storage-dir", str(tmp_path / "store"), "--json", "stats"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["atoms"] == 0

@@ -58,8 +58,11 @@ def test_search_and_list_narrow_to_a_session_only_when_asked(run):
 
 
 def test_messages_file_update_get_delete(run, tmp_path):
-    messages = [{"role": "system", "content": "be nice"}, {"role": "user", "content": "我住在上海"},
-                {"role": "assistant", "content": "好的"}]  # fmt: skip
+    messages = [
+        {"role": "system", "content": "be nice"},
+        {"role": "user", "content": "我住在上海"},
+        {"role": "assistant", "content": "好的"},
+    ]
     path = tmp_path / "m.json"
     path.write_text(json.dumps(messages, ensure_ascii=False))
     code, out, _ = run("--json", "add", "--messages-file", str(path), "--user-id", "u1")
@@ -101,8 +104,14 @@ def test_config_masks_keys_and_names_sources(run, monkeypatch):
 
 
 def test_govern_says_what_else_was_sealed(run):
-    code, out, _ = run("--json", "add", "--content", "保险柜暗号是 kiwi-7741。我把 kiwi-7741 写在了书房的便签上。",
-                       "--user-id", "u1")  # fmt: skip
+    code, out, _ = run(
+        "--json",
+        "add",
+        "--content",
+        "保险柜暗号是 kiwi-7741。我把 kiwi-7741 写在了书房的便签上。",
+        "--user-id",
+        "u1",
+    )
     written = json.loads(out)
     extracted = [d["memory_id"] for d in written["decisions"]]
     code, out, _ = run("govern", written["raw_ids"][0], "seal", "--reason", "含保险柜暗号")
@@ -164,10 +173,22 @@ def _listed(out: str, key: str = "memories") -> list[str]:
 def test_list_takes_app_id_and_agent_id(run):
     run("add", "--content", "我住在上海", "--user-id", "u1", "--app-id", "travel")
     run("add", "--content", "我喜欢喝拿铁", "--user-id", "u1", "--app-id", "coffee")
-    run("add", "--content", "我养了一只猫", "--user-id", "u1", "--app-id", "coffee", "--agent-id", "barista")
+    run(
+        "add",
+        "--content",
+        "我养了一只猫",
+        "--user-id",
+        "u1",
+        "--app-id",
+        "coffee",
+        "--agent-id",
+        "barista",
+    )
     code, out, _ = run("--json", "list", "--user-id", "u1", "--app-id", "travel")
     assert code == 0 and _listed(out) == ["我住在上海"]
-    code, out, _ = run("--json", "list", "--user-id", "u1", "--app-id", "coffee", "--agent-id", "barista")
+    code, out, _ = run(
+        "--json", "list", "--user-id", "u1", "--app-id", "coffee", "--agent-id", "barista"
+    )
     assert code == 0 and _listed(out) == ["我养了一只猫"]
     code, out, _ = run("--json", "list", "--user-id", "u1", "--app-id", "*")
     assert _listed(out) == sorted(["我住在上海", "我喜欢喝拿铁", "我养了一只猫"])
@@ -176,5 +197,7 @@ def test_list_takes_app_id_and_agent_id(run):
 def test_search_conversation_takes_app_id(run):
     run("add", "--content", "我住在上海", "--user-id", "u1", "--app-id", "travel")
     run("add", "--content", "我住在上海浦东", "--user-id", "u1", "--app-id", "coffee")
-    code, out, _ = run("--json", "search-conversation", "上海", "--user-id", "u1", "--app-id", "travel")
+    code, out, _ = run(
+        "--json", "search-conversation", "上海", "--user-id", "u1", "--app-id", "travel"
+    )
     assert code == 0 and _listed(out, "turns") == ["我住在上海"]

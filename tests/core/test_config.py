@@ -34,7 +34,12 @@ def test_precedence(tmp_path):
 
 @pytest.mark.parametrize(
     ("yaml_text", "env"),
-    [("mode: triple\n", {}), ("no_such_key: 1\n", {}), ("- a list\n", {}), ("", {"MEMHUB_RECONCILE_RELATION_THRESHOLD": "2"})],
+    [
+        ("mode: triple\n", {}),
+        ("no_such_key: 1\n", {}),
+        ("- a list\n", {}),
+        ("", {"MEMHUB_RECONCILE_RELATION_THRESHOLD": "2"}),
+    ],
 )
 def test_bad_settings_are_a_clear_error(tmp_path, yaml_text, env):
     path = tmp_path / "config.yaml"
@@ -44,14 +49,20 @@ def test_bad_settings_are_a_clear_error(tmp_path, yaml_text, env):
 
 
 def test_keys_are_masked(tmp_path):
-    s = Settings.load(config_path=tmp_path / "c.yaml", env={"MEMHUB_LLM_API_KEY": "sk-abcdefghijklmnop1234"})
+    s = Settings.load(
+        config_path=tmp_path / "c.yaml", env={"MEMHUB_LLM_API_KEY": "sk-abcdefghijklmnop1234"}
+    )
     assert s.masked()["llm_api_key"] == "****1234"
     assert "abcdefgh" not in repr(s)
 
 
 async def test_client_reads_mode_from_env(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMHUB_MODE", "dual")
-    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path) as client:
+    async with MemoryClient(
+        storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path
+    ) as client:
         assert client.settings.mode == "dual"
-    async with MemoryClient(mode="system1", storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path) as client:
+    async with MemoryClient(
+        mode="system1", storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path
+    ) as client:
         assert client.settings.mode == "system1"

@@ -29,8 +29,12 @@ def test_named_speakers_are_whole_words_and_naming_everyone_prefers_no_one():
 
 
 def test_a_named_speakers_turn_climbs_and_nothing_is_lost():
-    hits = [({"id": "1", "speaker": "Bob"}, 1.0), ({"id": "2", "speaker": "Alice"}, 0.8),
-            ({"id": "3", "speaker": "Bob"}, 0.6), ({"id": "4"}, 0.5)]  # fmt: skip
+    hits = [
+        ({"id": "1", "speaker": "Bob"}, 1.0),
+        ({"id": "2", "speaker": "Alice"}, 0.8),
+        ({"id": "3", "speaker": "Bob"}, 0.6),
+        ({"id": "4"}, 0.5),
+    ]
     ranked = prefer_speakers("What did Alice paint?", hits, rrf_k=2)
     assert [p["id"] for p, _ in ranked] == ["2", "1", "3", "4"]
     assert [s for _, s in ranked] == sorted((s for _, s in ranked), reverse=True)
@@ -38,10 +42,21 @@ def test_a_named_speakers_turn_climbs_and_nothing_is_lost():
 
 
 async def test_a_question_about_a_person_prefers_what_that_person_said(either):
-    await either.add(messages=[
-        {"role": "user", "name": "Bob", "content": "Bob: I painted a portrait of Alice, and Alice loved it."},
-        {"role": "assistant", "name": "Alice", "content": "Alice: Thanks! I finished a sunset painting."},
-        {"role": "user", "name": "Bob", "content": "Bob: We should hike next week."},
-    ], user_id="u1")  # fmt: skip
+    await either.add(
+        messages=[
+            {
+                "role": "user",
+                "name": "Bob",
+                "content": "Bob: I painted a portrait of Alice, and Alice loved it.",
+            },
+            {
+                "role": "assistant",
+                "name": "Alice",
+                "content": "Alice: Thanks! I finished a sunset painting.",
+            },
+            {"role": "user", "name": "Bob", "content": "Bob: We should hike next week."},
+        ],
+        user_id="u1",
+    )
     turns = (await either.search_conversation("What did Alice paint?", user_id="u1", limit=3)).turns
     assert turns[0].content == "Alice: Thanks! I finished a sunset painting."

@@ -42,8 +42,12 @@ WRITER = textwrap.dedent(
 @pytest.mark.parametrize("kill_after", [7, 40])
 async def test_sigkill_mid_write_loses_no_acknowledged_write(tmp_path, kill_after):
     store = tmp_path / "store"
-    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(store), str(tmp_path)],
-                            stdout=subprocess.PIPE, text=True, env=os.environ)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(store), str(tmp_path)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ,
+    )
     acked = []
     for line in proc.stdout:
         if line.startswith("ACK"):
@@ -56,7 +60,9 @@ async def test_sigkill_mid_write_loses_no_acknowledged_write(tmp_path, kill_afte
         found = {p["id"] for p in await client.engine.get_many(acked)}
         assert set(acked) <= found
         points, _ = await client.engine.store.scroll("memories", None, limit=10_000)
-        active_per_chain = Counter(p.payload["chain_root"] for p in points if p.payload["status"] == "active")
+        active_per_chain = Counter(
+            p.payload["chain_root"] for p in points if p.payload["status"] == "active"
+        )
         assert max(active_per_chain.values()) == 1
         assert not [p for p in points if p.payload["status"] == "pending"]
         hits = (await client.recall("chain head version")).atoms
@@ -73,14 +79,22 @@ async def test_purge_leaves_no_byte_of_sealed_content_on_disk(tmp_path):
         # a location, not a credential phrase: "passphrase is X" would be redacted before storing
         leak = await client.memorize(f"the vault location is {secret} keep it")
         written = await client.add(content=f"my vault location is {secret}", user_id="alice")
-        await client.govern(leak.atom_id, "derive_lesson", "secret", lesson_content="never store vault locations")
+        await client.govern(
+            leak.atom_id, "derive_lesson", "secret", lesson_content="never store vault locations"
+        )
         # sealing the extracted fact also seals the raw turn it came from
         await client.govern(written.decisions[0].memory_id, "seal", "secret", user_id="alice")
         assert (await client.search_conversation("vault location", user_id="alice")).turns == []
-        assert files_containing(store, secret.encode()), "the secret should still be on disk before purge"
+        assert files_containing(store, secret.encode()), (
+            "the secret should still be on disk before purge"
+        )
         await client.purge()
         assert files_containing(store, secret.encode()) == []
-        kept = [a for a in (await client.recall("ordinary fact", limit=50)).atoms if a.content.startswith("ordinary")]
+        kept = [
+            a
+            for a in (await client.recall("ordinary fact", limit=50)).atoms
+            if a.content.startswith("ordinary")
+        ]
         assert len(kept) == 30
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
         assert (await client.stats()).atoms >= 33
@@ -92,13 +106,21 @@ async def test_purge_erases_what_was_extracted_from_a_sealed_turn(tmp_path):
     secret = "zx-unique-lineage-value-5127"
     store = tmp_path / "store"
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
-        written = await client.add(messages=[
-            {"role": "user", "content": f"保险柜暗号是 {secret}。我把 {secret} 写在了书房的便签上。"},
-            {"role": "user", "content": "我在字节跳动工作"},
-        ], user_id="alice")  # fmt: skip
+        written = await client.add(
+            messages=[
+                {
+                    "role": "user",
+                    "content": f"保险柜暗号是 {secret}。我把 {secret} 写在了书房的便签上。",
+                },
+                {"role": "user", "content": "我在字节跳动工作"},
+            ],
+            user_id="alice",
+        )
         assert sum(secret in d.candidate for d in written.decisions) == 2
         await client.govern(written.raw_ids[0], "seal", "含保险柜暗号", user_id="alice")
-        assert files_containing(store, secret.encode()), "the secret should still be on disk before purge"
+        assert files_containing(store, secret.encode()), (
+            "the secret should still be on disk before purge"
+        )
         await client.purge()
         assert files_containing(store, secret.encode()) == []
         assert [m.content for m in await client.list(user_id="alice")] == ["我在字节跳动工作"]
@@ -136,7 +158,9 @@ async def test_changing_the_embedder_on_an_existing_store_is_a_clear_error(tmp_p
         async with MemoryClient(storage_dir=store, embed=Other(dim=64), cwd=tmp_path) as client:
             pass
     with pytest.raises(EmbedderMismatchError):
-        async with MemoryClient(storage_dir=store, embed=HashEmbedder(dim=32), cwd=tmp_path) as client:
+        async with MemoryClient(
+            storage_dir=store, embed=HashEmbedder(dim=32), cwd=tmp_path
+        ) as client:
             pass
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(dim=64), cwd=tmp_path) as client:
         assert (await client.recall("a fact")).atoms[0].content == "a fact"
@@ -147,7 +171,9 @@ async def test_recovery_finishes_an_interrupted_replace_with_its_vectors(tmp_pat
     store = tmp_path / "store"
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
         old = await client.memorize("项目用 PostgreSQL 16 做主数据库")
-        fixed = await client.correct(old.atom_id, "replace", "upgrade", new_content="项目用 PostgreSQL 17 做主数据库")
+        fixed = await client.correct(
+            old.atom_id, "replace", "upgrade", new_content="项目用 PostgreSQL 17 做主数据库"
+        )
         new = await client.engine.get(fixed.new_atom_id, "local")
         await client.engine.update(new, {"status": "pending"})  # as if killed before phase three
         assert (await client.recall("PostgreSQL")).atoms == []
@@ -170,7 +196,9 @@ async def test_recovery_finishes_the_audit_step_of_an_interrupted_replace(tmp_pa
 
         monkeypatch.setattr(client.engine, "log", die)
         with pytest.raises(Killed):
-            await client.correct(old.atom_id, "replace", "升级到 17", "项目用 PostgreSQL 17 做主数据库")
+            await client.correct(
+                old.atom_id, "replace", "升级到 17", "项目用 PostgreSQL 17 做主数据库"
+            )
         monkeypatch.undo()
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
         [new] = (await client.recall("PostgreSQL")).atoms
@@ -180,7 +208,9 @@ async def test_recovery_finishes_the_audit_step_of_an_interrupted_replace(tmp_pa
             ("memorize", None, "active", None),
             ("replace", "active", "superseded", "升级到 17"),
         ]
-        assert [(s.action, s.to, s.reason) for s in new_steps] == [("replace", "active", "升级到 17")]
+        assert [(s.action, s.to, s.reason) for s in new_steps] == [
+            ("replace", "active", "升级到 17")
+        ]
         assert "replace_step" not in (await client.engine.get(new.atom_id, "local"))
 
 
@@ -203,9 +233,13 @@ async def test_a_seal_cascade_cut_short_is_finished_on_the_next_open(tmp_path, m
 
     store = tmp_path / "store"
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
-        written = await client.add(messages=[{"role": "user", "content": "I live in Lyon"}], user_id="alice")
+        written = await client.add(
+            messages=[{"role": "user", "content": "I live in Lyon"}], user_id="alice"
+        )
         fact = written.decisions[0].memory_id
-        monkeypatch.setattr(hmg, "hide", _fail_on_call(2, hmg.hide))  # the fact hidden, its raw turn not
+        monkeypatch.setattr(
+            hmg, "hide", _fail_on_call(2, hmg.hide)
+        )  # the fact hidden, its raw turn not
         with pytest.raises(ConflictError):
             await client.govern(fact, "seal", "private")
         monkeypatch.undo()

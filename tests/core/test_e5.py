@@ -13,7 +13,9 @@ def _cos(a, b) -> float:
 
 async def test_a_short_chinese_query_finds_its_passage(e5):
     query = await e5.embed_query("数据库选型")
-    decision, unrelated = await e5.embed_passages(["项目的数据库使用 PostgreSQL 16", "我周末喜欢去公园跑步"])
+    decision, unrelated = await e5.embed_passages(
+        ["项目的数据库使用 PostgreSQL 16", "我周末喜欢去公园跑步"]
+    )
     assert len(query) == e5.dim == 384
     assert _cos(query, decision) > _cos(query, unrelated)
 

@@ -10,8 +10,11 @@ from memhub.store.edge import EdgeStore, _config
 from memhub.store.facets import FACETS
 from memhub.store.schema import INDEXES
 
-KINDS = (("keyword", qe.PayloadSchemaType.Keyword), ("integer", qe.PayloadSchemaType.Integer),
-         ("datetime", qe.PayloadSchemaType.Datetime))  # fmt: skip
+KINDS = (
+    ("keyword", qe.PayloadSchemaType.Keyword),
+    ("integer", qe.PayloadSchemaType.Integer),
+    ("datetime", qe.PayloadSchemaType.Datetime),
+)
 
 
 def _old_store(path, n: int) -> None:
@@ -23,10 +26,20 @@ def _old_store(path, n: int) -> None:
             for key in getattr(spec, attr):
                 shard.update(qe.UpdateOperation.create_field_index(key, kind))
         if name == "memories":
-            points = [qe.Point(f"00000000-0000-0000-0000-{i:012d}", {"dense": [1.0] + [0.0] * 7},
-                               {"user_id": f"u{i % 3}", "layer": "fact", "rev": i, "tags": ["x"],
-                                **({"agent_id": "a"} if i % 2 else {})})
-                      for i in range(n)]  # fmt: skip
+            points = [
+                qe.Point(
+                    f"00000000-0000-0000-0000-{i:012d}",
+                    {"dense": [1.0] + [0.0] * 7},
+                    {
+                        "user_id": f"u{i % 3}",
+                        "layer": "fact",
+                        "rev": i,
+                        "tags": ["x"],
+                        **({"agent_id": "a"} if i % 2 else {}),
+                    },
+                )
+                for i in range(n)
+            ]
             shard.update(qe.UpdateOperation.upsert_points(points))
         shard.flush()
         shard.close()
@@ -40,15 +53,29 @@ async def test_an_old_store_answers_the_same_filters_after_the_upgrade(tmp_path)
         count = store.count
         assert await count("memories", Where(must=(Match("user_id", "u1"),))) == 233
         assert await count("memories", Where(must=(IsEmpty("agent_id"),))) == 350
-        assert await count("memories", Where(must=(MatchAny("user_id", ("u0", "u2")), Match("rev", 3)))) == 1
+        assert (
+            await count(
+                "memories", Where(must=(MatchAny("user_id", ("u0", "u2")), Match("rev", 3)))
+            )
+            == 1
+        )
         # a key that is not in the schema still filters (on the payload itself)
         assert await count("memories", Where(must=(Match("tags", "x"),))) == 700
         schema = store._shard("memories").info().payload_schema
         assert FACETS in schema and "agent_id" not in schema and "rev" in schema
         got = await store.retrieve("memories", ["00000000-0000-0000-0000-000000000005"])
         assert FACETS not in got[0].payload and got[0].payload["agent_id"] == "a"
-        await store.upsert("memories", [StoredPoint("00000000-0000-0000-0000-000000000005",
-                                                    {"user_id": "u9", "layer": "fact", "rev": 99})])  # fmt: skip
-        assert await count("memories", Where(must=(Match("user_id", "u9"), IsEmpty("agent_id")))) == 1
+        await store.upsert(
+            "memories",
+            [
+                StoredPoint(
+                    "00000000-0000-0000-0000-000000000005",
+                    {"user_id": "u9", "layer": "fact", "rev": 99},
+                )
+            ],
+        )
+        assert (
+            await count("memories", Where(must=(Match("user_id", "u9"), IsEmpty("agent_id")))) == 1
+        )
     finally:
         await store.close()

@@ -92,10 +92,17 @@ async def remember(client: MemoryClient, user: str, word: str) -> Remembered:
     )
     assert derived and coding.procedure_ids and lesson.lesson_atom_id
     return Remembered(
-        raw=chat.raw_ids, superseded=home, archived=moved, quarantined=coffee, sealed=pin.atom_id,
-        replaced=shop.atom_id, current=fixed.new_atom_id, procedure=coding.procedure_ids[0],
-        derived=derived, lesson=lesson.lesson_atom_id,
-    )  # fmt: skip
+        raw=chat.raw_ids,
+        superseded=home,
+        archived=moved,
+        quarantined=coffee,
+        sealed=pin.atom_id,
+        replaced=shop.atom_id,
+        current=fixed.new_atom_id,
+        procedure=coding.procedure_ids[0],
+        derived=derived,
+        lesson=lesson.lesson_atom_id,
+    )
 
 
 def in_tenant(client: MemoryClient, tenant: str) -> MemoryClient:

@@ -22,11 +22,14 @@ TOMBSTONED = "[governed payload hidden: tombstoned]"
 
 async def conversation(client: MemoryClient, user_id: str = "alice") -> tuple[str, list[str], str]:
     """The secret turn's raw id, the two memories extracted from it, and the one from another turn."""
-    written = await client.add(messages=[
-        {"role": "user", "content": TURN},
-        {"role": "assistant", "content": "好的，记住了"},
-        {"role": "user", "content": OTHER},
-    ], user_id=user_id)  # fmt: skip
+    written = await client.add(
+        messages=[
+            {"role": "user", "content": TURN},
+            {"role": "assistant", "content": "好的，记住了"},
+            {"role": "user", "content": OTHER},
+        ],
+        user_id=user_id,
+    )
     extracted = [d.memory_id for d in written.decisions if SECRET in d.candidate]
     [other] = [d.memory_id for d in written.decisions if d.candidate == OTHER]
     assert len(extracted) == 2 and all(extracted)
@@ -91,13 +94,28 @@ async def test_sealing_a_fact_seals_its_turn_and_the_siblings_taken_from_the_sam
 
 
 async def test_a_procedure_from_a_session_with_a_sealed_turn_is_sealed(client):
-    written = await client.add(messages=[
-        {"role": "user", "content": f"app/db.py 连不上预发库，连接时要带暗号 {SECRET}"},
-        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function",
-         "function": {"name": "read_file", "arguments": "{\"path\": \"app/db.py\"}"}}]},
-        {"role": "tool", "tool_call_id": "c1", "content": "DB_HOST = 'staging-db'"},
-        {"role": "assistant", "content": f"把暗号 {SECRET} 放进环境变量 DB_TOKEN，app/db.py 从环境读取。"},
-    ], user_id="alice")  # fmt: skip
+    written = await client.add(
+        messages=[
+            {"role": "user", "content": f"app/db.py 连不上预发库，连接时要带暗号 {SECRET}"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "read_file", "arguments": '{"path": "app/db.py"}'},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "DB_HOST = 'staging-db'"},
+            {
+                "role": "assistant",
+                "content": f"把暗号 {SECRET} 放进环境变量 DB_TOKEN，app/db.py 从环境读取。",
+            },
+        ],
+        user_id="alice",
+    )
     [procedure] = written.procedure_ids
     query = "app/db.py 连不上预发库"
     [found] = (await client.search(query, user_id="alice", procedure_limit=3)).memories.procedures
@@ -117,8 +135,10 @@ async def test_a_derived_pattern_citing_a_sealed_memory_is_sealed(tmp_path):
         mode="dual", storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path
     )
     async with client:
-        written = [await client.add(content=text, user_id="alice")
-                   for text in ("我每天早上喝咖啡", "下午也会喝一杯咖啡提神", "周末去咖啡馆写代码")]  # fmt: skip
+        written = [
+            await client.add(content=text, user_id="alice")
+            for text in ("我每天早上喝咖啡", "下午也会喝一杯咖啡提神", "周末去咖啡馆写代码")
+        ]
         facts = [w.decisions[0].memory_id for w in written]
         [pattern] = (await client.digest()).derived_ids
 
@@ -146,11 +166,21 @@ async def test_the_lineage_stays_within_its_tenant_and_user(client):
     _, acmes, acmes_other = await conversation(acme)
     # records that cite alice's turn though they are not hers: no write makes these
     strays = {
-        "bob": new_payload(new_id(), f"抄录：{SECRET}", layer="fact", scope=client.scope.with_(user_id="bob"),
-                           evidence=[raw]),
-        "acme": new_payload(new_id(), f"抄录：{SECRET}", layer="fact", scope=Scope(tenant="acme", user_id="alice"),
-                            evidence=[raw]),
-    }  # fmt: skip
+        "bob": new_payload(
+            new_id(),
+            f"抄录：{SECRET}",
+            layer="fact",
+            scope=client.scope.with_(user_id="bob"),
+            evidence=[raw],
+        ),
+        "acme": new_payload(
+            new_id(),
+            f"抄录：{SECRET}",
+            layer="fact",
+            scope=Scope(tenant="acme", user_id="alice"),
+            evidence=[raw],
+        ),
+    }
     await client.engine.insert(list(strays.values()), [p["content"] for p in strays.values()])
 
     result = await client.govern(raw, "seal", REASON, user_id="alice")

@@ -68,7 +68,12 @@ async def test_recall_returns_scored_atoms_best_first(client):
 
 async def test_replace_supersedes_and_recall_returns_only_the_new_version(client):
     old = await client.memorize(PG16)
-    result = await client.correct(old.atom_id, "replace", "已升级到 PostgreSQL 17", new_content="项目用 PostgreSQL 17 做主数据库")
+    result = await client.correct(
+        old.atom_id,
+        "replace",
+        "已升级到 PostgreSQL 17",
+        new_content="项目用 PostgreSQL 17 做主数据库",
+    )
     contents = [a.content for a in (await client.recall("PostgreSQL")).atoms]
     assert contents == ["项目用 PostgreSQL 17 做主数据库"]
     history = await client.history(result.new_atom_id)
@@ -82,7 +87,9 @@ async def test_replace_supersedes_and_recall_returns_only_the_new_version(client
 
 async def test_replacing_a_superseded_version_is_refused(client):
     old = await client.memorize(PG16)
-    await client.correct(old.atom_id, "replace", "upgrade", new_content="项目用 PostgreSQL 17 做主数据库")
+    await client.correct(
+        old.atom_id, "replace", "upgrade", new_content="项目用 PostgreSQL 17 做主数据库"
+    )
     with pytest.raises(InvalidTransitionError, match="latest version"):
         await client.correct(old.atom_id, "replace", "again", new_content="项目用 PostgreSQL 18")
 
@@ -90,7 +97,9 @@ async def test_replacing_a_superseded_version_is_refused(client):
 async def test_the_refusal_names_the_chains_current_version_not_the_next_one(client):
     v1 = await client.memorize(PG16)
     v2 = await client.correct(v1.atom_id, "replace", "upgrade", new_content="项目用 PostgreSQL 17")
-    v3 = await client.correct(v2.new_atom_id, "replace", "again", new_content="项目用 PostgreSQL 18")
+    v3 = await client.correct(
+        v2.new_atom_id, "replace", "again", new_content="项目用 PostgreSQL 18"
+    )
     with pytest.raises(InvalidTransitionError, match=f"latest version {v3.new_atom_id}"):
         await client.correct(v1.atom_id, "negate", "wrong")
 
@@ -100,23 +109,40 @@ async def test_negate_hides_from_recall_and_keeps_content(client):
     await client.correct(mongo.atom_id, "negate", "MongoDB 缓存方案已废弃，改用 Redis")
     assert (await client.recall("MongoDB 缓存")).atoms == []
     history = await client.history(mongo.atom_id)
-    assert history.current.content == "用 MongoDB 做会话缓存" and history.current.status == "negated"
+    assert (
+        history.current.content == "用 MongoDB 做会话缓存" and history.current.status == "negated"
+    )
 
 
 async def test_replace_recovers_a_wrong_negate(client):
     mongo = await client.memorize("用 MongoDB 做会话缓存")
     await client.correct(mongo.atom_id, "negate", "以为废弃了")
-    fixed = await client.correct(mongo.atom_id, "replace", "negate 有误，MongoDB 缓存仍在使用",
-                                 new_content="用 MongoDB 做会话缓存，仍在使用")  # fmt: skip
+    fixed = await client.correct(
+        mongo.atom_id,
+        "replace",
+        "negate 有误，MongoDB 缓存仍在使用",
+        new_content="用 MongoDB 做会话缓存，仍在使用",
+    )
     assert [a.atom_id for a in (await client.recall("MongoDB 缓存")).atoms] == [fixed.new_atom_id]
 
 
 async def test_replace_recovers_a_wrong_replace(client):
     pg = await client.memorize("项目用 PostgreSQL 16 做主数据库")
-    wrong = await client.correct(pg.atom_id, "replace", "upgrade", new_content="项目用 PostgreSQL 17 做主数据库")
-    back = await client.correct(wrong.new_atom_id, "replace", "升级取消，回退到 16", new_content="项目用 PostgreSQL 16 做主数据库")
+    wrong = await client.correct(
+        pg.atom_id, "replace", "upgrade", new_content="项目用 PostgreSQL 17 做主数据库"
+    )
+    back = await client.correct(
+        wrong.new_atom_id,
+        "replace",
+        "升级取消，回退到 16",
+        new_content="项目用 PostgreSQL 16 做主数据库",
+    )
     assert [a.atom_id for a in (await client.recall("PostgreSQL")).atoms] == [back.new_atom_id]
-    assert (await client.history(back.new_atom_id)).relations.chain == [pg.atom_id, wrong.new_atom_id, back.new_atom_id]
+    assert (await client.history(back.new_atom_id)).relations.chain == [
+        pg.atom_id,
+        wrong.new_atom_id,
+        back.new_atom_id,
+    ]
 
 
 # The epistemic table of the guide: (start, action) -> result, or None for refused.
@@ -147,7 +173,9 @@ async def test_epistemic_transitions(client, start, action, expected):
     history = await client.history(atom.atom_id)
     assert history.current.epistemic == expected
     if expected != start:
-        assert [(s.from_, s.to, s.reason) for s in history.epistemic_history] == [(start, expected, "check")]
+        assert [(s.from_, s.to, s.reason) for s in history.epistemic_history] == [
+            (start, expected, "check")
+        ]
 
 
 async def test_necessary_to_actual_takes_demote_then_confirm(client):
@@ -197,7 +225,10 @@ async def test_quarantine_hides_and_release_restores(client):
     await client.govern(atom.atom_id, "release", "确认无误")
     assert [a.atom_id for a in (await client.recall("Kafka 消息队列")).atoms] == [atom.atom_id]
     steps = (await client.history(atom.atom_id)).exposure_history
-    assert [(s.from_, s.to) for s in steps] == [("visible", "quarantined"), ("quarantined", "visible")]
+    assert [(s.from_, s.to) for s in steps] == [
+        ("visible", "quarantined"),
+        ("quarantined", "visible"),
+    ]
 
 
 async def test_seal_removes_content_and_vectors(client):
@@ -226,15 +257,21 @@ async def test_tombstone_keeps_only_id_and_times(client):
 
 async def test_derive_lesson_seals_and_links_both_ways(client):
     secret = await client.memorize("数据库密码是 pg_admin_123")
-    result = await client.govern(secret.atom_id, "derive_lesson", "内容含明文数据库密码，必须清除",
-                                 lesson_content="不要在记忆中存储数据库密码和连接串，使用环境变量")  # fmt: skip
+    result = await client.govern(
+        secret.atom_id,
+        "derive_lesson",
+        "内容含明文数据库密码，必须清除",
+        lesson_content="不要在记忆中存储数据库密码和连接串，使用环境变量",
+    )
     lesson = await client.history(result.lesson_atom_id)
     source = await client.history(secret.atom_id)
     assert lesson.relations.related_lessons == [secret.atom_id]
     assert source.relations.related_lessons == [result.lesson_atom_id]
     assert source.current.content == "[governed payload hidden: sealed]"
     assert lesson.exposure_history == []
-    assert [a.atom_id for a in (await client.recall("数据库密码 存储")).atoms] == [result.lesson_atom_id]
+    assert [a.atom_id for a in (await client.recall("数据库密码 存储")).atoms] == [
+        result.lesson_atom_id
+    ]
 
 
 @pytest.mark.parametrize(
@@ -276,7 +313,9 @@ async def test_handoff_comes_first_in_session_context_with_constraints(client):
 async def test_stats_counts_atoms_edges_indexes_and_snapshot(client):
     a = await client.memorize(PG16)
     s1 = await client.stats()
-    await client.correct(a.atom_id, "replace", "upgrade", new_content="项目用 PostgreSQL 17 做主数据库")
+    await client.correct(
+        a.atom_id, "replace", "upgrade", new_content="项目用 PostgreSQL 17 做主数据库"
+    )
     s2 = await client.stats()
     assert (s1.atoms, s2.atoms) == (1, 2)
     assert s2.edges == s1.edges + 1
@@ -285,7 +324,9 @@ async def test_stats_counts_atoms_edges_indexes_and_snapshot(client):
 
 
 async def test_secrets_are_redacted_before_storage(client):
-    result = await client.memorize("连接串 postgres://admin:s3cretpw@db:5432/app 和 password=hunter22")
+    result = await client.memorize(
+        "连接串 postgres://admin:s3cretpw@db:5432/app 和 password=hunter22"
+    )
     content = (await client.history(result.atom_id)).current.content
     assert "s3cretpw" not in content and "hunter22" not in content
     assert set(result.redacted) == {"connection_string", "password"}
@@ -295,7 +336,10 @@ async def test_secrets_are_redacted_before_storage(client):
 async def test_governing_erases_the_reasons_that_quoted_the_memory(client, action):
     old = await client.memorize("staging 的保险柜暗号记在 wiki 上")
     fixed = await client.correct(
-        old.atom_id, "replace", "暗号改成 kiwi7741 了", new_content="staging 的保险柜暗号是 kiwi7741"
+        old.atom_id,
+        "replace",
+        "暗号改成 kiwi7741 了",
+        new_content="staging 的保险柜暗号是 kiwi7741",
     )
     await client.correct(fixed.new_atom_id, "demote", "not sure kiwi7741 still opens it")
     await client.govern(fixed.new_atom_id, "quarantine", "kiwi7741 may still be live")

@@ -23,8 +23,11 @@ def make_llm(**kw) -> OpenAICompatibleLLM:
     return OpenAICompatibleLLM("gpt-4o-mini", api_key="sk-test-replay", backoff=0.01, **kw)
 
 
-MESSAGES = [Message(role="user", content="我住在上海", id="m1"), Message(role="assistant", content="好的", id="m2"),
-            Message(role="user", content="下个月要搬去北京工作", id="m3")]  # fmt: skip
+MESSAGES = [
+    Message(role="user", content="我住在上海", id="m1"),
+    Message(role="assistant", content="好的", id="m2"),
+    Message(role="user", content="下个月要搬去北京工作", id="m3"),
+]
 JUDGE_ITEMS = [
     JudgeItem(
         candidate=Candidate(text="用户搬到北京了", layer="profile"),
@@ -49,7 +52,11 @@ async def test_extractor_parses_candidates():
     ]
     system, user = sent(cassette)
     assert "Do NOT store: requests or commands to the assistant" in system
-    assert user.splitlines() == ["[m1] user: 我住在上海", "[m2] assistant: 好的", "[m3] user: 下个月要搬去北京工作"]
+    assert user.splitlines() == [
+        "[m1] user: 我住在上海",
+        "[m2] assistant: 好的",
+        "[m3] user: 下个月要搬去北京工作",
+    ]
 
 
 async def test_judge_judges_every_candidate_in_one_call():
@@ -104,8 +111,12 @@ async def test_add_uses_the_llm_extractor_when_given_a_model(tmp_path):
     The scripted reply cites a message id that was never sent ("m1"): memhub keeps
     the write's own raw record as the evidence instead, never an unknown id."""
     llm = make_llm()
-    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=llm, cwd=tmp_path) as client:
-        result = await client.add(messages=[{"role": "user", "content": "我住在上海"}], user_id="alice")
+    async with MemoryClient(
+        storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=llm, cwd=tmp_path
+    ) as client:
+        result = await client.add(
+            messages=[{"role": "user", "content": "我住在上海"}], user_id="alice"
+        )
         assert llm.calls == 1 and result.extracted_count == 1 and result.commit_passed
         fact = result.decisions[0].memory_id
         stored = await client.engine.store.retrieve("memories", [to_point_id(fact)])

@@ -25,7 +25,12 @@ async def test_messages_keep_one_raw_record_per_turn_and_drop_system(client):
     result = await client.add(
         messages=[
             {"role": "system", "content": "You are a helpful assistant. SYSTEM-PROMPT-TEXT"},
-            {"role": "user", "content": "我住在上海", "id": "m-1", "timestamp": "2026-07-01T09:00:00Z"},
+            {
+                "role": "user",
+                "content": "我住在上海",
+                "id": "m-1",
+                "timestamp": "2026-07-01T09:00:00Z",
+            },
             {"role": "assistant", "content": "好的，记住了"},
             {"role": "user", "content": "下个月要搬去北京工作", "id": "m-3"},
         ],
@@ -36,8 +41,15 @@ async def test_messages_keep_one_raw_record_per_turn_and_drop_system(client):
     assert result.extracted_count == 2 and result.commit_passed
     turns = (await client.search_conversation("上海", user_id="alice")).turns
     first = next(t for t in turns if t.content == "我住在上海")
-    assert (first.message_id, first.role, first.session_id, first.occurred_at) == ("m-1", "user", "s1", "2026-07-01T09:00:00Z")
-    everything = (await client.search_conversation("assistant system prompt", user_id="alice", limit=50)).turns
+    assert (first.message_id, first.role, first.session_id, first.occurred_at) == (
+        "m-1",
+        "user",
+        "s1",
+        "2026-07-01T09:00:00Z",
+    )
+    everything = (
+        await client.search_conversation("assistant system prompt", user_id="alice", limit=50)
+    ).turns
     assert all("SYSTEM-PROMPT-TEXT" not in t.content for t in everything)
     groups = (await client.search("北京 上海", user_id="alice")).memories
     assert [m.content for m in groups.proactive] == ["下个月要搬去北京工作"]
@@ -48,13 +60,22 @@ async def test_tool_outputs_are_never_stored(client):
     await client.add(
         messages=[
             {"role": "user", "content": "读一下配置"},
-            {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function",
-             "function": {"name": "read_file", "arguments": "{\"path\": \"cfg.toml\"}"}}]},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "read_file", "arguments": '{"path": "cfg.toml"}'},
+                    }
+                ],
+            },
             {"role": "tool", "tool_call_id": "c1", "content": "TOOL-OUTPUT-SECRET-LINE"},
             {"role": "assistant", "content": "配置里用的是 Redis 7"},
         ],
         user_id="alice",
-    )  # fmt: skip
+    )
     points, _ = await client.engine.store.scroll("memories", None, limit=1000)
     assert all("TOOL-OUTPUT-SECRET-LINE" not in str(p.payload) for p in points)
 
@@ -77,7 +98,9 @@ def _echo_extractor(system, user):
 
 async def test_a_retried_add_stores_nothing_twice_and_calls_no_model(tmp_path):
     llm = ScriptedLLM(_echo_extractor)
-    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=llm, cwd=tmp_path) as client:
+    async with MemoryClient(
+        storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=llm, cwd=tmp_path
+    ) as client:
         first = await client.add(messages=_SESSION, user_id="alice", session_id="s1")
         calls = llm.calls
         again = await client.add(messages=_SESSION, user_id="alice", session_id="s1")
@@ -91,22 +114,31 @@ async def test_a_retried_add_stores_nothing_twice_and_calls_no_model(tmp_path):
 
 async def test_a_resent_thread_adds_only_its_new_messages(tmp_path):
     llm = ScriptedLLM(_echo_extractor)
-    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=llm, cwd=tmp_path) as client:
+    async with MemoryClient(
+        storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=llm, cwd=tmp_path
+    ) as client:
         first = await client.add(messages=_SESSION, user_id="alice")
         thread = [*_SESSION, {"role": "user", "content": "我在字节跳动工作", "id": "m3"}]
         result = await client.add(messages=thread, user_id="alice")
         assert result.raw_ids[:2] == first.raw_ids and len(set(result.raw_ids)) == 3
-        assert [d.candidate for d in result.decisions] == ["我在字节跳动工作"]  # the old turn is not extracted again
+        assert [d.candidate for d in result.decisions] == [
+            "我在字节跳动工作"
+        ]  # the old turn is not extracted again
         from memhub.providers.llm_roles import EXTRACT_PROMPT
 
-        assert "我住在上海" not in [user for system, user in llm.prompts if system == EXTRACT_PROMPT][-1]
+        assert (
+            "我住在上海"
+            not in [user for system, user in llm.prompts if system == EXTRACT_PROMPT][-1]
+        )
         turns = (await client.search_conversation("上海 字节跳动", user_id="alice", limit=20)).turns
         assert sorted(t.message_id for t in turns) == ["m1", "m2", "m3"]
 
 
 async def test_only_the_same_id_with_the_same_text_in_the_same_scope_is_a_repeat(client):
     await client.add(messages=_SESSION, user_id="alice")
-    reused_id = await client.add(messages=[{"role": "user", "content": "我搬到北京了", "id": "m1"}], user_id="alice")
+    reused_id = await client.add(
+        messages=[{"role": "user", "content": "我搬到北京了", "id": "m1"}], user_id="alice"
+    )
     other_session = await client.add(messages=_SESSION[:1], user_id="alice", session_id="s2")
     assert other_session.raw_ids != [] and other_session.memory_id not in reused_id.raw_ids
     other_user = await client.add(messages=_SESSION, user_id="bob")
@@ -115,14 +147,23 @@ async def test_only_the_same_id_with_the_same_text_in_the_same_scope_is_a_repeat
     await client.add(messages=no_ids, user_id="carol")
     assert reused_id.commit_passed and other_user.commit_passed
     alice = (await client.search_conversation("上海 北京", user_id="alice", limit=20)).turns
-    assert sorted(t.content for t in alice) == ["好的，记住了", "我住在上海", "我住在上海", "我搬到北京了"]
+    assert sorted(t.content for t in alice) == [
+        "好的，记住了",
+        "我住在上海",
+        "我住在上海",
+        "我搬到北京了",
+    ]
     assert sorted(t.session_id or "" for t in alice) == ["", "", "", "s2"]
     assert len((await client.search_conversation("上海", user_id="bob", limit=20)).turns) == 2
-    assert len((await client.search_conversation("上海", user_id="carol", limit=20)).turns) == 4  # no ids: no way to tell
+    assert (
+        len((await client.search_conversation("上海", user_id="carol", limit=20)).turns) == 4
+    )  # no ids: no way to tell
 
 
 async def test_chit_chat_only_keeps_the_raw_record(client):
-    result = await client.add(messages=[{"role": "user", "content": "好的，记住了"}], user_id="alice")
+    result = await client.add(
+        messages=[{"role": "user", "content": "好的，记住了"}], user_id="alice"
+    )
     assert result.extracted_count == 0 and not result.commit_passed
     assert len((await client.search_conversation("记住", user_id="alice")).turns) == 1
 
@@ -133,17 +174,33 @@ async def test_chit_chat_only_keeps_the_raw_record(client):
         ("我住在上海", "我搬到北京了", "OVERRIDE", ["我搬到北京了"]),
         ("I live in Paris", "I moved to Berlin", "OVERRIDE", ["I moved to Berlin"]),
         ("我在字节跳动工作", "我现在在阿里巴巴工作", "OVERRIDE", ["我现在在阿里巴巴工作"]),
-        ("My favourite colour is blue", "My favourite colour is green", "OVERRIDE", ["My favourite colour is green"]),
-        ("项目用 PostgreSQL 16 做主数据库", "项目用 PostgreSQL 17 做主数据库", "OVERRIDE", ["项目用 PostgreSQL 17 做主数据库"]),
+        (
+            "My favourite colour is blue",
+            "My favourite colour is green",
+            "OVERRIDE",
+            ["My favourite colour is green"],
+        ),
+        (
+            "项目用 PostgreSQL 16 做主数据库",
+            "项目用 PostgreSQL 17 做主数据库",
+            "OVERRIDE",
+            ["项目用 PostgreSQL 17 做主数据库"],
+        ),
         ("每周三下午开周会", "周会改到周五下午了", "OVERRIDE", ["周会改到周五下午了"]),
-        ("We deploy with Jenkins", "We migrated from Jenkins to GitHub Actions", "OVERRIDE",
-         ["We migrated from Jenkins to GitHub Actions"]),
+        (
+            "We deploy with Jenkins",
+            "We migrated from Jenkins to GitHub Actions",
+            "OVERRIDE",
+            ["We migrated from Jenkins to GitHub Actions"],
+        ),
         ("我喜欢喝咖啡", "我喜欢喝咖啡", "NOOP", ["我喜欢喝咖啡"]),
         ("I like coffee", "I also like tea", "SUPPLEMENT", ["I also like tea", "I like coffee"]),
         ("我会写 Java", "我也会写 Go", "SUPPLEMENT", ["我也会写 Go", "我会写 Java"]),
     ],
 )
-async def test_judge_end_to_end_with_the_real_embedder(tmp_path, e5, first, second, action, current):
+async def test_judge_end_to_end_with_the_real_embedder(
+    tmp_path, e5, first, second, action, current
+):
     async with MemoryClient(storage_dir=tmp_path / "s", embed=e5, cwd=tmp_path) as client:
         await client.add(content=first, user_id="u")
         result = await client.add(content=second, user_id="u")
@@ -155,11 +212,15 @@ async def test_judge_end_to_end_with_the_real_embedder(tmp_path, e5, first, seco
 async def test_llm_calls_per_add_at_most_two_and_judge_skipped_below_threshold(tmp_path):
     def script(system, user):
         if "extract" in system:
-            return {"candidates": [{"text": user.split(": ", 1)[1], "layer": "fact", "source_ids": []}]}
+            return {
+                "candidates": [{"text": user.split(": ", 1)[1], "layer": "fact", "source_ids": []}]
+            }
         return {"verdicts": [{"index": 0, "action": "ADD"}]}
 
     llm = ScriptedLLM(script)
-    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=llm, cwd=tmp_path) as client:
+    async with MemoryClient(
+        storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=llm, cwd=tmp_path
+    ) as client:
         await client.add(content="the staging database is called orion", user_id="u")
         assert llm.calls == 1  # nothing similar yet: no judge call
         await client.add(content="the staging database is called orion-2", user_id="u")
@@ -173,10 +234,17 @@ def _override_what_you_are_shown(system, user):
     from memhub.providers.llm_roles import EXTRACT_PROMPT
 
     if system == EXTRACT_PROMPT:
-        return {"candidates": [{"text": user.split(": ", 1)[1], "layer": "profile", "source_ids": []}]}
-    return {"verdicts": [{"index": item["index"], "action": "OVERRIDE", "targets": [item["existing"][0]["id"]]}
-                         if item["existing"] else {"index": item["index"], "action": "ADD"}
-                         for item in json.loads(user)]}  # fmt: skip
+        return {
+            "candidates": [{"text": user.split(": ", 1)[1], "layer": "profile", "source_ids": []}]
+        }
+    return {
+        "verdicts": [
+            {"index": item["index"], "action": "OVERRIDE", "targets": [item["existing"][0]["id"]]}
+            if item["existing"]
+            else {"index": item["index"], "action": "ADD"}
+            for item in json.loads(user)
+        ]
+    }
 
 
 @pytest.mark.parametrize(
@@ -191,13 +259,17 @@ def _override_what_you_are_shown(system, user):
         ("I live in Paris", "My daughter plays the violin", False),
     ],
 )
-async def test_an_llm_judge_at_the_default_threshold_sees_changed_values(tmp_path, e5, old, new, judged):
+async def test_an_llm_judge_at_the_default_threshold_sees_changed_values(
+    tmp_path, e5, old, new, judged
+):
     llm = ScriptedLLM(_override_what_you_are_shown)
     async with MemoryClient(storage_dir=tmp_path / "s", embed=e5, llm=llm, cwd=tmp_path) as client:
         assert client.settings.reconcile_relation_threshold == 0.6
         await client.add(content=old, user_id="u")
         result = await client.add(content=new, user_id="u")
-        assert llm.calls == (3 if judged else 2)  # two extractions, and the judge only for a changed value
+        assert llm.calls == (
+            3 if judged else 2
+        )  # two extractions, and the judge only for a changed value
         assert [d.action for d in result.decisions] == ["OVERRIDE" if judged else "ADD"]
         current = sorted(m.content for m in await client.list(user_id="u"))
         assert current == ([new] if judged else sorted([old, new]))
@@ -210,7 +282,10 @@ async def test_update_get_delete_list(client):
     item = await client.get(second, user_id="alice")
     assert item.content == "我住在杭州" and item.evolution_chain == [first]
     assert [m.id for m in await client.list(user_id="alice")] == [second]
-    assert {m.id for m in await client.list(user_id="alice", include_history=True)} == {first, second}
+    assert {m.id for m in await client.list(user_id="alice", include_history=True)} == {
+        first,
+        second,
+    }
     await client.delete(second, user_id="alice")
     assert await client.list(user_id="alice") == []
     assert (await client.search("住", user_id="alice")).memories.all() == []
@@ -230,12 +305,18 @@ async def test_deleting_a_replaced_version_is_refused_naming_the_current_one(cli
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{}, {"content": "x", "messages": [{"role": "user", "content": "x"}]}, {"content": "  "},
-     {"messages": []}, {"messages": [{"role": "wizard", "content": "x"}]}, {"messages": "not a list"},
-     {"messages": [{"role": "user", "content": [{"text": 5}]}]},
-     {"messages": [{"role": "user", "content": ["fine", {"type": "text", "text": ["a"]}]}]},
-     {"content": "a fact about tea", "user_id": "   "}],
-)  # fmt: skip
+    [
+        {},
+        {"content": "x", "messages": [{"role": "user", "content": "x"}]},
+        {"content": "  "},
+        {"messages": []},
+        {"messages": [{"role": "wizard", "content": "x"}]},
+        {"messages": "not a list"},
+        {"messages": [{"role": "user", "content": [{"text": 5}]}]},
+        {"messages": [{"role": "user", "content": ["fine", {"type": "text", "text": ["a"]}]}]},
+        {"content": "a fact about tea", "user_id": "   "},
+    ],
+)
 async def test_bad_add_input_is_refused_and_changes_nothing(client, kwargs):
     before = await client.stats()
     with pytest.raises(InvalidInputError):
@@ -252,11 +333,15 @@ async def test_hmg_and_memhub_share_one_engine(client):
     written = await client.add(content="项目用 PostgreSQL 16 做主数据库", user_id="alice")
     fact = written.decisions[0].memory_id
     assert [a.atom_id for a in (await client.recall("PostgreSQL", user_id="alice")).atoms] == [fact]
-    fixed = await client.correct(fact, "replace", "upgrade", new_content="项目用 PostgreSQL 17 做主数据库", user_id="alice")
+    fixed = await client.correct(
+        fact, "replace", "upgrade", new_content="项目用 PostgreSQL 17 做主数据库", user_id="alice"
+    )
     normal = (await client.search("PostgreSQL", user_id="alice")).memories.normal
     assert [m.id for m in normal] == [fixed.new_atom_id] and normal[0].evolution_chain == [fact]
     memorized = await client.memorize("部署用 ECS", user_id="alice")
-    assert memorized.atom_id in {m.id for m in (await client.search("部署", user_id="alice")).memories.all()}
+    assert memorized.atom_id in {
+        m.id for m in (await client.search("部署", user_id="alice")).memories.all()
+    }
 
 
 async def test_search_groups_only_when_asked_and_formatter(client):
@@ -272,14 +357,18 @@ async def test_search_groups_only_when_asked_and_formatter(client):
 async def test_metadata_filters(client):
     await client.add(content="订单系统用 Kafka", user_id="alice", metadata={"team": "orders"})
     await client.add(content="支付系统用 RabbitMQ", user_id="alice", metadata={"team": "payments"})
-    hits = (await client.search("消息队列 系统", user_id="alice", filters={"team": "payments"})).memories.all()
+    hits = (
+        await client.search("消息队列 系统", user_id="alice", filters={"team": "payments"})
+    ).memories.all()
     assert [m.content for m in hits] == ["支付系统用 RabbitMQ"]
     with pytest.raises(InvalidInputError):
         await client.search("x", user_id="alice", filters={"team": {"nested": 1}})
 
 
 async def test_dual_mode_digest_runs_once_per_scope(tmp_path):
-    async with MemoryClient(mode="dual", storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path) as client:
+    async with MemoryClient(
+        mode="dual", storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path
+    ) as client:
         for text in ["我每天早上喝咖啡", "下午也会喝一杯咖啡提神", "周末去咖啡馆写代码"]:
             await client.add(content=text, user_id="alice")
         first = await client.digest()
@@ -287,7 +376,9 @@ async def test_dual_mode_digest_runs_once_per_scope(tmp_path):
         assert (await client.digest()).processed == 0
         plain = await client.search("咖啡", user_id="alice")
         assert plain.memories.derived is None
-        derived = (await client.search("咖啡", user_id="alice", derived_context_limit=3)).memories.derived
+        derived = (
+            await client.search("咖啡", user_id="alice", derived_context_limit=3)
+        ).memories.derived
         assert [d.id for d in derived] == first.derived_ids and "咖啡" in derived[0].content
 
 
@@ -298,6 +389,10 @@ async def test_system1_digest_processes_nothing(client):
 
 async def test_an_override_carries_the_new_writes_metadata(client):
     await client.add(content="我住在上海", user_id="alice", metadata={"source": "chat-1"})
-    result = await client.add(content="我现在住在北京", user_id="alice", metadata={"source": "chat-2"})
+    result = await client.add(
+        content="我现在住在北京", user_id="alice", metadata={"source": "chat-2"}
+    )
     assert result.decisions[0].action == "OVERRIDE"
-    assert (await client.get(result.decisions[0].memory_id, user_id="alice")).metadata == {"source": "chat-2"}
+    assert (await client.get(result.decisions[0].memory_id, user_id="alice")).metadata == {
+        "source": "chat-2"
+    }

@@ -36,13 +36,41 @@ def pem(label: str, *, end: bool = True) -> str:
 # the text must survive byte for byte.
 CASES = [
     # connection_string
-    ("DATABASE_URL=postgres://admin:s3cr3t@db.internal:5432/app", "postgres://admin:s3cr3t@db.internal:5432/app", "connection_string"),
-    ("生产库连接串是 mysql://root:Passw0rd!@10.0.0.5:3306/shop，不要外传", "mysql://root:Passw0rd!@10.0.0.5:3306/shop", "connection_string"),
-    ("uri = mongodb+srv://app:p%40ss@cluster0.abcde.mongodb.net/db?retryWrites=true", "mongodb+srv://app:p%40ss@cluster0.abcde.mongodb.net/db?retryWrites=true", "connection_string"),
-    ("cache at rediss://default:Xyz987@redis.example.com:6380.", "rediss://default:Xyz987@redis.example.com:6380", "connection_string"),
-    ("broker (amqp://guest:guest@rabbit:5672/) is up", "amqp://guest:guest@rabbit:5672/", "connection_string"),
-    ("git clone https://x-access-token:abc123def@github.com/org/repo.git now", "https://x-access-token:abc123def@github.com/org/repo.git", "connection_string"),
-    ("本地缓存 redis://:hunter2@cache:6379/0 已配置", "redis://:hunter2@cache:6379/0", "connection_string"),
+    (
+        "DATABASE_URL=postgres://admin:s3cr3t@db.internal:5432/app",
+        "postgres://admin:s3cr3t@db.internal:5432/app",
+        "connection_string",
+    ),
+    (
+        "生产库连接串是 mysql://root:Passw0rd!@10.0.0.5:3306/shop，不要外传",
+        "mysql://root:Passw0rd!@10.0.0.5:3306/shop",
+        "connection_string",
+    ),
+    (
+        "uri = mongodb+srv://app:p%40ss@cluster0.abcde.mongodb.net/db?retryWrites=true",
+        "mongodb+srv://app:p%40ss@cluster0.abcde.mongodb.net/db?retryWrites=true",
+        "connection_string",
+    ),
+    (
+        "cache at rediss://default:Xyz987@redis.example.com:6380.",
+        "rediss://default:Xyz987@redis.example.com:6380",
+        "connection_string",
+    ),
+    (
+        "broker (amqp://guest:guest@rabbit:5672/) is up",
+        "amqp://guest:guest@rabbit:5672/",
+        "connection_string",
+    ),
+    (
+        "git clone https://x-access-token:abc123def@github.com/org/repo.git now",
+        "https://x-access-token:abc123def@github.com/org/repo.git",
+        "connection_string",
+    ),
+    (
+        "本地缓存 redis://:hunter2@cache:6379/0 已配置",
+        "redis://:hunter2@cache:6379/0",
+        "connection_string",
+    ),
     # password: English key=value, key: value, JSON, YAML, env, query strings
     ("password=hunter2 for the staging box", "hunter2", "password"),
     ('config = {"password": "hunter2", "user": "bob"}', "hunter2", "password"),
@@ -68,7 +96,11 @@ CASES = [
     ("管理员密码就是“admin888”", "admin888", "password"),
     # bearer_token
     ("Authorization: Bearer abcDEF1234567890xyzUVW", "abcDEF1234567890xyzUVW", "bearer_token"),
-    ("curl -H 'Authorization: Bearer 0123456789abcdefXYZ' https://api.example.com", "0123456789abcdefXYZ", "bearer_token"),
+    (
+        "curl -H 'Authorization: Bearer 0123456789abcdefXYZ' https://api.example.com",
+        "0123456789abcdefXYZ",
+        "bearer_token",
+    ),
     ("调用时带上 Bearer AbCdEf0123456789ghij 即可", "AbCdEf0123456789ghij", "bearer_token"),
     # basic_auth
     ("Authorization: Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA==", "basic_auth"),
@@ -82,7 +114,11 @@ CASES = [
     (f"私钥如下：\n{pem('EC PRIVATE KEY')}\n请妥善保管", pem("EC PRIVATE KEY"), "private_key"),
     (f"ssh: {pem('OPENSSH PRIVATE KEY')} end", pem("OPENSSH PRIVATE KEY"), "private_key"),
     (f"gpg export\n{pem('PGP PRIVATE KEY BLOCK')}", pem("PGP PRIVATE KEY BLOCK"), "private_key"),
-    (f"truncated paste:\n{pem('PRIVATE KEY', end=False)}", pem("PRIVATE KEY", end=False), "private_key"),
+    (
+        f"truncated paste:\n{pem('PRIVATE KEY', end=False)}",
+        pem("PRIVATE KEY", end=False),
+        "private_key",
+    ),
     # vendor API keys
     (f"export OPENAI_API_KEY={OPENAI}", OPENAI, "openai_key"),
     (f"用这个 key：{OPENAI_LEGACY} 调用接口", OPENAI_LEGACY, "openai_key"),
@@ -101,11 +137,19 @@ CASES = [
     (f"stripe.api_key = '{STRIPE_SECRET}'", STRIPE_SECRET, "stripe_key"),
     (f"受限密钥 {STRIPE_RESTRICTED} 仅用于退款", STRIPE_RESTRICTED, "stripe_key"),
     # generic api_key: only behind a key-ish word
-    ("my Mistral key is Xk92LmQp0aZ7vB4nR8tY3wE1 - rotate monthly", "Xk92LmQp0aZ7vB4nR8tY3wE1", "api_key"),
-    ("the webhook secret 9f8e7d6c5b4a39281706f5e4d3c2b1a0 unlocks it", "9f8e7d6c5b4a39281706f5e4d3c2b1a0", "api_key"),
+    (
+        "my Mistral key is Xk92LmQp0aZ7vB4nR8tY3wE1 - rotate monthly",
+        "Xk92LmQp0aZ7vB4nR8tY3wE1",
+        "api_key",
+    ),
+    (
+        "the webhook secret 9f8e7d6c5b4a39281706f5e4d3c2b1a0 unlocks it",
+        "9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+        "api_key",
+    ),
     ("密钥：8f3kd92LmQp0xZ7vB4nR5tY", "8f3kd92LmQp0xZ7vB4nR5tY", "api_key"),
     ("令牌 a8F3kd92LmQp0xZ7vB4nR8tY 已失效", "a8F3kd92LmQp0xZ7vB4nR8tY", "api_key"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("text", "secret", "kind"), CASES)

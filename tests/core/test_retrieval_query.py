@@ -32,8 +32,11 @@ def test_roles_choose_whose_turns_count():
 
 
 def test_langchain_style_objects_and_plain_strings():
-    msgs = [SimpleNamespace(type="human", content="I moved to Berlin"), SimpleNamespace(type="ai", content="Nice!"),
-            "and I started a new job"]  # fmt: skip
+    msgs = [
+        SimpleNamespace(type="human", content="I moved to Berlin"),
+        SimpleNamespace(type="ai", content="Nice!"),
+        "and I started a new job",
+    ]
     assert from_messages(msgs) == "I moved to Berlin\nand I started a new job"
 
 

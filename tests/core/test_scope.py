@@ -15,16 +15,23 @@ def make_checkout(root, origin: str | None, branch: str = "main"):
     (git / "HEAD").write_text(f"ref: refs/heads/{branch}\n")
     config = "[core]\n\tbare = false\n"
     if origin:
-        config += f'[remote "origin"]\n\turl = {origin}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n'
+        config += (
+            f'[remote "origin"]\n\turl = {origin}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n'
+        )
     (git / "config").write_text(config)
     return root
 
 
 @pytest.mark.parametrize(
     "url",
-    ["git@github.com:mem0ai/mem0.git", "https://github.com/mem0ai/mem0", "https://github.com/mem0ai/mem0.git/",
-     "ssh://git@gitlab.example.com:2222/mem0ai/mem0.git", "/home/dev/src/mem0ai/mem0/."],
-)  # fmt: skip
+    [
+        "git@github.com:mem0ai/mem0.git",
+        "https://github.com/mem0ai/mem0",
+        "https://github.com/mem0ai/mem0.git/",
+        "ssh://git@gitlab.example.com:2222/mem0ai/mem0.git",
+        "/home/dev/src/mem0ai/mem0/.",
+    ],
+)
 def test_repository_from_origin_url(url):
     assert repository_from_url(url) == "mem0ai/mem0"
 
@@ -46,11 +53,17 @@ async def test_memories_stay_in_their_repository_and_branch_unless_widened(tmp_p
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=a_main) as client:
         await client.memorize("项目用 PostgreSQL 16 做主数据库")
         await client.memorize("release branch uses Redis 7", branch="release")
-        assert [a.content for a in (await client.recall("PostgreSQL 数据库")).atoms][0] == "项目用 PostgreSQL 16 做主数据库"
+        assert [a.content for a in (await client.recall("PostgreSQL 数据库")).atoms][
+            0
+        ] == "项目用 PostgreSQL 16 做主数据库"
         assert all("Redis" not in a.content for a in (await client.recall("Redis")).atoms)
-        assert any("Redis" in a.content for a in (await client.recall("Redis", branch="release")).atoms)
+        assert any(
+            "Redis" in a.content for a in (await client.recall("Redis", branch="release")).atoms
+        )
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=b_main) as client:
-        assert all("PostgreSQL" not in a.content for a in (await client.recall("PostgreSQL 数据库")).atoms)
+        assert all(
+            "PostgreSQL" not in a.content for a in (await client.recall("PostgreSQL 数据库")).atoms
+        )
         widened = (await client.recall("PostgreSQL 数据库", repository=ANY, branch=ANY)).atoms
         assert widened and widened[0].content == "项目用 PostgreSQL 16 做主数据库"
 
@@ -63,7 +76,9 @@ async def test_unbound_memories_are_seen_from_every_checkout(tmp_path):
         await client.memorize("I prefer answers in Chinese")
     repo = make_checkout(tmp_path / "r", "https://github.com/org/r", "dev")
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=repo) as client:
-        assert [a.content for a in (await client.recall("answers in Chinese")).atoms] == ["I prefer answers in Chinese"]
+        assert [a.content for a in (await client.recall("answers in Chinese")).atoms] == [
+            "I prefer answers in Chinese"
+        ]
 
 
 async def test_users_never_see_each_other(client):
@@ -90,7 +105,9 @@ async def test_repository_wildcard_alone_searches_every_project_on_any_branch(tm
 
 
 async def test_a_named_workspace_narrows_recall(tmp_path):
-    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path) as client:
+    async with MemoryClient(
+        storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path
+    ) as client:
         await client.memorize("用 pnpm 管理依赖")
         await client.memorize("前端用 Vite 构建", workspace="/home/dev/web")
         assert (await client.recall("依赖 构建", workspace="/nonexistent")).atoms == []

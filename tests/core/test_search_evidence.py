@@ -23,17 +23,23 @@ def extractor(system: str, user: str) -> dict:
 
 
 async def test_a_memory_is_found_through_the_turn_it_was_extracted_from(tmp_path):
-    async with MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=ScriptedLLM(extractor),
-                            cwd=tmp_path) as client:  # fmt: skip
+    async with MemoryClient(
+        storage_dir=tmp_path / "s", embed=HashEmbedder(), llm=ScriptedLLM(extractor), cwd=tmp_path
+    ) as client:
         alps = await client.add(
             messages=[
-                {"role": "user", "content": "Last summer we hiked to the Aletsch glacier in the Alps."},
+                {
+                    "role": "user",
+                    "content": "Last summer we hiked to the Aletsch glacier in the Alps.",
+                },
                 {"role": "assistant", "content": "The glacier trails in the Alps are stunning."},
             ],
             user_id="u",
         )
-        await client.add(messages=[{"role": "user", "content": "We took a walk around the old town of Bern."}],
-                         user_id="u")  # fmt: skip
+        await client.add(
+            messages=[{"role": "user", "content": "We took a walk around the old town of Bern."}],
+            user_id="u",
+        )
         query = "What should I pack for a glacier walk in the Alps?"
         hits = (await client.search(query, user_id="u")).memories.all()
         # By its own text "User loved the walk" is the closer one (it shares "walk");
@@ -44,21 +50,35 @@ async def test_a_memory_is_found_through_the_turn_it_was_extracted_from(tmp_path
 
 async def test_a_memory_without_a_source_turn_is_not_demoted(client):
     await client.add(content="We took a walk around the old town of Bern.", user_id="u")
-    memorized = await client.memorize("Packing list for the Alps glacier walk: crampons, rope.", user_id="u")
-    hits = (await client.search("What should I pack for a glacier walk in the Alps?", user_id="u")).memories.all()
+    memorized = await client.memorize(
+        "Packing list for the Alps glacier walk: crampons, rope.", user_id="u"
+    )
+    hits = (
+        await client.search("What should I pack for a glacier walk in the Alps?", user_id="u")
+    ).memories.all()
     assert hits[0].id == memorized.atom_id and hits[0].score == 1.0
 
 
 @pytest.mark.parametrize(
     ("turn", "separate", "query", "expected"),
     [
-        ("My editor is VS Code. My dog is called Rex.", "I use the Vim keybindings extension", "which code editor",
-         ["My editor is VS Code", "I use the Vim keybindings extension", "My dog is called Rex"]),
-        ("I live in Berlin. I work at SAP.", "My flat is in Kreuzberg", "where do I live",
-         ["I live in Berlin", "My flat is in Kreuzberg", "I work at SAP"]),
+        (
+            "My editor is VS Code. My dog is called Rex.",
+            "I use the Vim keybindings extension",
+            "which code editor",
+            ["My editor is VS Code", "I use the Vim keybindings extension", "My dog is called Rex"],
+        ),
+        (
+            "I live in Berlin. I work at SAP.",
+            "My flat is in Kreuzberg",
+            "where do I live",
+            ["I live in Berlin", "My flat is in Kreuzberg", "I work at SAP"],
+        ),
     ],
 )
-async def test_a_turn_lifts_only_the_memory_it_matched_for(tmp_path, e5, turn, separate, query, expected):
+async def test_a_turn_lifts_only_the_memory_it_matched_for(
+    tmp_path, e5, turn, separate, query, expected
+):
     """The turn matches the query for one of its clauses; the clause beside it stays where its own text puts it."""
     async with MemoryClient(storage_dir=tmp_path / "s", embed=e5, cwd=tmp_path) as client:
         await client.add(content=turn, user_id="u")

@@ -113,8 +113,11 @@ async def test_edge_refuses_a_second_process_at_once_and_keeps_working(tmp_path)
 
         proc = subprocess.run(
             [sys.executable, "-c", _SECOND_PROCESS, str(store.path)],
-            capture_output=True, text=True, timeout=120, check=True,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
         outcome = json.loads(proc.stdout.strip().splitlines()[-1])
         assert outcome["error"] is not None, "the second process opened a store this process holds"
         assert f"process {os.getpid()}" in outcome["error"]

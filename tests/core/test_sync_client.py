@@ -15,7 +15,11 @@ from memhub.testing import HashEmbedder
 
 
 def _public(cls):
-    return {n: inspect.signature(m) for n, m in inspect.getmembers(cls, inspect.isfunction) if not n.startswith("_")}
+    return {
+        n: inspect.signature(m)
+        for n, m in inspect.getmembers(cls, inspect.isfunction)
+        if not n.startswith("_")
+    }
 
 
 def test_sync_and_async_clients_expose_the_same_operations():
@@ -28,11 +32,23 @@ def test_sync_and_async_clients_expose_the_same_operations():
 
 
 def test_public_surface_is_pinned():
-    assert sorted(memhub.__all__) == sorted([
-        "ANY", "ConflictError", "EmbedderMismatchError", "InvalidInputError", "InvalidTransitionError",
-        "MemHubError", "MemoryClient", "NotFoundError", "ProviderError", "Settings", "StoreLockedError",
-        "SyncMemoryClient", "UsageError",
-    ])  # fmt: skip
+    assert sorted(memhub.__all__) == sorted(
+        [
+            "ANY",
+            "ConflictError",
+            "EmbedderMismatchError",
+            "InvalidInputError",
+            "InvalidTransitionError",
+            "MemHubError",
+            "MemoryClient",
+            "NotFoundError",
+            "ProviderError",
+            "Settings",
+            "StoreLockedError",
+            "SyncMemoryClient",
+            "UsageError",
+        ]
+    )
 
 
 def test_sync_client_round_trip(tmp_path):
@@ -42,7 +58,10 @@ def test_sync_client_round_trip(tmp_path):
         assert client.recall("PostgreSQL").atoms[0].atom_id == first.atom_id
         written = client.add(content="我最爱的编程语言是 Java", user_id="alice")
         assert written.commit_passed
-        assert client.get(written.decisions[0].memory_id, user_id="alice").content == "我最爱的编程语言是 Java"
+        assert (
+            client.get(written.decisions[0].memory_id, user_id="alice").content
+            == "我最爱的编程语言是 Java"
+        )
     with pytest.raises(UsageError, match="closed"):
         client.stats()
 
@@ -74,8 +93,12 @@ _HOLD = (
 
 
 def test_another_process_on_the_same_store_is_refused_naming_the_holder(tmp_path):
-    child = subprocess.Popen([sys.executable, "-c", _HOLD, str(tmp_path / "s"), str(tmp_path)],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    child = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(tmp_path / "s"), str(tmp_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert child.stdout.readline().strip() == "open"
         with pytest.raises(memhub.StoreLockedError, match=f"process {child.pid} .*memhub serve"):

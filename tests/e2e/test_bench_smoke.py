@@ -15,14 +15,30 @@ MADIAL = ROOT.parent / "shared" / "bench-data" / "madial"
 
 def _run(args: list[str], tmp_path: Path, timeout: int = 300) -> str:
     env = {**os.environ, "MEMHUB_CONFIG": str(tmp_path / "config.yaml"), "TMPDIR": str(tmp_path)}
-    done = subprocess.run([sys.executable, *args], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=timeout)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
 
 
 def test_engine_bench_runs_both_engines(tmp_path):
-    out = _run([str(ROOT / "bench/engine_bench.py"), "--sizes", "300", "--quick", "--tmpdir", str(tmp_path)], tmp_path)
+    out = _run(
+        [
+            str(ROOT / "bench/engine_bench.py"),
+            "--sizes",
+            "300",
+            "--quick",
+            "--tmpdir",
+            str(tmp_path),
+        ],
+        tmp_path,
+    )
     assert "store hybrid query p50" in out and "targets:" in out
     assert "n/a (not run)" not in out  # the baseline ran too
 
@@ -39,7 +55,9 @@ def test_procedure_bench_finds_procedures(tmp_path):
 
 @pytest.mark.skipif(not MADIAL.is_dir(), reason="MADial-Bench data is not next to the checkout")
 def test_madial_bench_runs_on_one_language(tmp_path):
-    out = _run([str(ROOT / "bench/madial_bench.py"), str(MADIAL), "--lang", "en"], tmp_path, timeout=600)
+    out = _run(
+        [str(ROOT / "bench/madial_bench.py"), str(MADIAL), "--lang", "en"], tmp_path, timeout=600
+    )
     assert "en   conversation" in out
 
 

@@ -148,8 +148,9 @@ def _drop_none(kwargs: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in kwargs.items() if v is not None}
 
 
-def search_kwargs(*, user_id: str, app_id: str | None, agent_id: str | None, limit: int,
-                  groups: Sequence[str]) -> dict[str, Any]:  # fmt: skip
+def search_kwargs(
+    *, user_id: str, app_id: str | None, agent_id: str | None, limit: int, groups: Sequence[str]
+) -> dict[str, Any]:
     """Arguments of ``client.search`` for one scope and the groups wanted."""
     unknown = set(groups) - set(ALL_GROUPS)
     if unknown:
@@ -171,7 +172,9 @@ def selected(result: SearchResult, groups: Sequence[str]) -> dict[str, list[Memo
     }
 
 
-def chat_turns(messages: Sequence[dict[str, Any]], ids: Sequence[str | None]) -> list[dict[str, Any]]:
+def chat_turns(
+    messages: Sequence[dict[str, Any]], ids: Sequence[str | None]
+) -> list[dict[str, Any]]:
     """The user and assistant turns of OpenAI-style ``messages``, each with its framework id.
 
     System and tool messages are dropped: the host's prompt is not the user's memory,

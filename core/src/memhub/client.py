@@ -49,8 +49,11 @@ def build_store(settings: Settings) -> MemoryStore:
     if settings.qdrant_url:
         from memhub.store.server import QdrantServerStore
 
-        return QdrantServerStore(settings.qdrant_url, api_key=settings.secret("qdrant_api_key"),
-                                 prefix=settings.collection_prefix)  # fmt: skip
+        return QdrantServerStore(
+            settings.qdrant_url,
+            api_key=settings.secret("qdrant_api_key"),
+            prefix=settings.collection_prefix,
+        )
     from memhub.store.edge import EdgeStore
 
     return EdgeStore(settings.storage_dir)
@@ -61,10 +64,13 @@ def build_embedder(settings: Settings) -> Embedder:
         from memhub.embed.openai_compat import OpenAICompatibleEmbedder
 
         return OpenAICompatibleEmbedder(
-            settings.embed_model, settings.embed_dimensions, api_key=settings.secret("embed_api_key"),
+            settings.embed_model,
+            settings.embed_dimensions,
+            api_key=settings.secret("embed_api_key"),
             base_url=settings.embed_base_url,
-            max_tokens=settings.embed_max_tokens, chars_per_token=settings.embed_chars_per_token,
-        )  # fmt: skip
+            max_tokens=settings.embed_max_tokens,
+            chars_per_token=settings.embed_chars_per_token,
+        )
     from memhub.embed.e5 import E5Embedder
 
     return E5Embedder(max_tokens=min(settings.embed_max_tokens, 512))
@@ -152,14 +158,20 @@ class MemoryClient:
         if settings is None:
             settings = Settings.load(**overrides)
         elif any(v is not None for v in overrides.values()):
-            settings = settings.model_copy(update={k: v for k, v in overrides.items() if v is not None})
+            settings = settings.model_copy(
+                update={k: v for k, v in overrides.items() if v is not None}
+            )
         self.settings = settings
         self._owns_engine = engine is None
         self._shared = engine is None and store is None and not settings.qdrant_url
         if self._shared:
             # one engine per store folder in this process (memhub.engine.shared)
-            engine = shared.acquire(Path(settings.storage_dir), lambda: build_embedder(settings), embed)
-        self.engine = engine or Engine(store or build_store(settings), embed or build_embedder(settings))
+            engine = shared.acquire(
+                Path(settings.storage_dir), lambda: build_embedder(settings), embed
+            )
+        self.engine = engine or Engine(
+            store or build_store(settings), embed or build_embedder(settings)
+        )
         self._llm, self._jev = llm, jev
         self._roles: tuple | None = None
         if scope is None:
@@ -193,7 +205,9 @@ class MemoryClient:
                 except StoreLockedError:
                     from memhub.remote import connect_hub  # httpx is imported only for a hub
 
-                    self._remote = await connect_hub(getattr(self.engine.store, "path", None), self.scope)
+                    self._remote = await connect_hub(
+                        getattr(self.engine.store, "path", None), self.scope
+                    )
                     if self._remote is None:
                         raise
 
@@ -217,7 +231,10 @@ class MemoryClient:
     def _providers(self) -> tuple:
         """The extractor and judge, built on first use (no key checks for injected ones)."""
         if self._roles is None:
-            self._roles = (build_extractor(self.settings, self._llm), build_judge(self.settings, self._jev, self._llm))
+            self._roles = (
+                build_extractor(self.settings, self._llm),
+                build_judge(self.settings, self._jev, self._llm),
+            )
         return self._roles
 
     async def _ready(self, **scope: str | None) -> Scope:
@@ -254,8 +271,15 @@ class MemoryClient:
         ``repository``, ``branch``, ``tenant``) default to the client's, which come from git.
         """
         s = await self._ready(**scope)
-        return await hmg.memorize(self.engine, content, s, epistemic=epistemic, polarity=polarity,
-                                  source=source, metadata=metadata)  # fmt: skip
+        return await hmg.memorize(
+            self.engine,
+            content,
+            s,
+            epistemic=epistemic,
+            polarity=polarity,
+            source=source,
+            metadata=metadata,
+        )
 
     @_hub_aware
     async def recall(self, query: str, *, limit: int = 10, **scope: str | None) -> RecallResult:
@@ -272,7 +296,12 @@ class MemoryClient:
 
     @_hub_aware
     async def correct(
-        self, target_atom: str, action: str, reason: str, new_content: str | None = None, **scope: str | None
+        self,
+        target_atom: str,
+        action: str,
+        reason: str,
+        new_content: str | None = None,
+        **scope: str | None,
     ) -> CorrectResult:
         """Change what is believed: ``replace``, ``negate``, ``confirm_actual``, ``confirm_necessary``, ``demote``."""
         s = await self._ready(**scope)
@@ -280,7 +309,12 @@ class MemoryClient:
 
     @_hub_aware
     async def govern(
-        self, target_atom: str, action: str, reason: str, lesson_content: str | None = None, **scope: str | None
+        self,
+        target_atom: str,
+        action: str,
+        reason: str,
+        lesson_content: str | None = None,
+        **scope: str | None,
     ) -> GovernResult:
         """Change whether it may exist: ``quarantine``/``release``, ``seal``, ``tombstone``, ``derive_lesson``.
 
@@ -347,13 +381,28 @@ class MemoryClient:
         Keeps one L0 raw record per message, extracts facts (L1) and profile items
         (L2) and reconciles them with what is already known: see ``WriteResult.decisions``.
         """
-        s = await self._ready_user(user_id=user_id, app_id=app_id, agent_id=agent_id, session_id=session_id,
-                              workspace=workspace_id, branch=branch)  # fmt: skip
+        s = await self._ready_user(
+            user_id=user_id,
+            app_id=app_id,
+            agent_id=agent_id,
+            session_id=session_id,
+            workspace=workspace_id,
+            branch=branch,
+        )
         extractor, judge = self._providers()
-        return await write.add(self.engine, s, extractor=extractor, judge=judge,
-                               threshold=self.settings.reconcile_relation_threshold, content=content,
-                               messages=messages, metadata=metadata, occurred_at=occurred_at,
-                               dual=self.settings.mode == "dual", procedure_options=self._procedure_options())  # fmt: skip
+        return await write.add(
+            self.engine,
+            s,
+            extractor=extractor,
+            judge=judge,
+            threshold=self.settings.reconcile_relation_threshold,
+            content=content,
+            messages=messages,
+            metadata=metadata,
+            occurred_at=occurred_at,
+            dual=self.settings.mode == "dual",
+            procedure_options=self._procedure_options(),
+        )
 
     @_hub_aware
     async def search(
@@ -375,16 +424,34 @@ class MemoryClient:
         Every session of the user is searched; ``session_id`` narrows the search to that one.
         """
         s = await self._ready_user(user_id=user_id, agent_id=agent_id, session_id=session_id)
-        derived = self.settings.derived_context_limit if derived_context_limit is None else derived_context_limit
-        return await read.search(self.engine, query, s, app_ids=_apps(app_ids), limit=limit, procedure_limit=procedure_limit,
-                                 procedure_min_score=procedure_min_score, derived_context_limit=derived,
-                                 filters=filters)  # fmt: skip
+        derived = (
+            self.settings.derived_context_limit
+            if derived_context_limit is None
+            else derived_context_limit
+        )
+        return await read.search(
+            self.engine,
+            query,
+            s,
+            app_ids=_apps(app_ids),
+            limit=limit,
+            procedure_limit=procedure_limit,
+            procedure_min_score=procedure_min_score,
+            derived_context_limit=derived,
+            filters=filters,
+        )
 
     @_hub_aware
     async def search_conversation(
-        self, query: str, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
-        session_id: str | None = None, limit: int = 10,
-    ) -> ConversationResult:  # fmt: skip
+        self,
+        query: str,
+        *,
+        user_id: str,
+        app_ids: list[str] | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        limit: int = 10,
+    ) -> ConversationResult:
         """Search the raw L0 turns (never governed text), to check what was actually said."""
         s = await self._ready_user(user_id=user_id, agent_id=agent_id, session_id=session_id)
         apps = _apps(app_ids)
@@ -412,9 +479,15 @@ class MemoryClient:
 
     @_hub_aware
     async def list(
-        self, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
-        session_id: str | None = None, include_history: bool = False, limit: int = 1000,
-    ) -> list[MemoryItem]:  # fmt: skip
+        self,
+        *,
+        user_id: str,
+        app_ids: list[str] | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        include_history: bool = False,
+        limit: int = 1000,
+    ) -> list[MemoryItem]:
         """A user's memories, newest first; ``include_history`` adds replaced and deleted versions.
 
         Every session of the user is listed; ``session_id`` narrows the list to that one.
@@ -473,7 +546,9 @@ class MemoryClient:
         await self._ready()
         if (mode or self.settings.mode) != "dual":
             return DigestResult(processed=0)
-        return await digest_ops.digest(self.engine, llm=self._digest_llm(), tenant=self.scope.tenant)
+        return await digest_ops.digest(
+            self.engine, llm=self._digest_llm(), tenant=self.scope.tenant
+        )
 
     # -- moving memories ----------------------------------------------------------------
 

@@ -22,23 +22,37 @@ _SECRET_KEYS = ("llm_api_key", "jev_api_key", "embed_api_key", "qdrant_api_key")
 class Settings(BaseModel):
     """Every setting memhub reads. Keys left ``None`` fall back to the next source."""
 
-    mode: Literal["system1", "dual"] = Field("system1", description="system1 writes L0-L2; dual also digests L3")
+    mode: Literal["system1", "dual"] = Field(
+        "system1", description="system1 writes L0-L2; dual also digests L3"
+    )
     storage_dir: str = Field("./.memhub_data", description="embedded store folder (Qdrant Edge)")
     default_app_id: str = Field("default", description="app_id used when a call gives none")
-    tenant: str = Field("local", description="tenant of this client (the REST service sets it per API key)")
+    tenant: str = Field(
+        "local", description="tenant of this client (the REST service sets it per API key)"
+    )
 
-    llm_api_key: SecretStr | None = Field(None, description="OpenAI-compatible key for extraction and digest")
+    llm_api_key: SecretStr | None = Field(
+        None, description="OpenAI-compatible key for extraction and digest"
+    )
     llm_base_url: str | None = Field(None, description="e.g. https://api.deepseek.com/v1")
     llm_model: str = Field("gpt-4o-mini", description="chat model for extraction and digest")
-    jev_api_key: SecretStr | None = Field(None, description="key for the write judge (defaults to llm_*)")
+    jev_api_key: SecretStr | None = Field(
+        None, description="key for the write judge (defaults to llm_*)"
+    )
     jev_base_url: str | None = None
     jev_model: str | None = None
-    embed_api_key: SecretStr | None = Field(None, description="set to embed with a hosted model instead of e5")
+    embed_api_key: SecretStr | None = Field(
+        None, description="set to embed with a hosted model instead of e5"
+    )
     embed_base_url: str | None = None
     embed_model: str = "text-embedding-3-small"
     embed_dimensions: int = 1536
-    embed_chars_per_token: float = Field(1.2, gt=0, description="ASCII characters per token (hosted embedder)")
-    embed_max_tokens: int = Field(8192, gt=0, description="longest text embedded, in tokens (e5 reads at most 512)")
+    embed_chars_per_token: float = Field(
+        1.2, gt=0, description="ASCII characters per token (hosted embedder)"
+    )
+    embed_max_tokens: int = Field(
+        8192, gt=0, description="longest text embedded, in tokens (e5 reads at most 512)"
+    )
 
     reconcile_relation_threshold: float = Field(0.6, ge=0, le=1)
     procedure_source_max_chars: int = Field(24000, gt=0)
@@ -46,18 +60,33 @@ class Settings(BaseModel):
     procedure_enabled: bool = True
     derived_context_limit: int = Field(0, ge=0)
 
-    qdrant_url: str | None = Field(None, description="Qdrant server/cluster URL; unset = embedded Qdrant Edge")
+    qdrant_url: str | None = Field(
+        None, description="Qdrant server/cluster URL; unset = embedded Qdrant Edge"
+    )
     qdrant_api_key: SecretStr | None = None
     collection_prefix: str = "memhub"
 
     @classmethod
-    def load(cls, config_path: str | Path | None = None, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
+    def load(
+        cls,
+        config_path: str | Path | None = None,
+        env: dict[str, str] | None = None,
+        **overrides: Any,
+    ) -> Settings:
         """Resolve every key through constructor > environment > YAML > defaults."""
         env = dict(os.environ if env is None else env)
-        path = Path(config_path or env.get("MEMHUB_CONFIG") or Path.home() / ".memhub" / "config.yaml")
+        path = Path(
+            config_path or env.get("MEMHUB_CONFIG") or Path.home() / ".memhub" / "config.yaml"
+        )
         values: dict[str, Any] = {}
         values.update(_read_yaml(path))
-        values.update({k: env[f"MEMHUB_{k.upper()}"] for k in cls.model_fields if f"MEMHUB_{k.upper()}" in env})
+        values.update(
+            {
+                k: env[f"MEMHUB_{k.upper()}"]
+                for k in cls.model_fields
+                if f"MEMHUB_{k.upper()}" in env
+            }
+        )
         values.update({k: v for k, v in overrides.items() if v is not None})
         try:
             settings = cls(**values)
@@ -116,12 +145,17 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 
 def _write_template(path: Path) -> None:
     """First start: a YAML with every key, commented, so users see what exists."""
-    lines = ["# memhub settings. Uncomment a key to set it; MEMHUB_<KEY> env vars win over this file.", ""]
+    lines = [
+        "# memhub settings. Uncomment a key to set it; MEMHUB_<KEY> env vars win over this file.",
+        "",
+    ]
     for key, field in Settings.model_fields.items():
         if field.description:
             lines.append(f"# {field.description}")
         default = field.default
-        lines.append(f"# {key}: {'' if default is None else yaml.safe_dump(default).strip().removesuffix('...').strip()}")
+        lines.append(
+            f"# {key}: {'' if default is None else yaml.safe_dump(default).strip().removesuffix('...').strip()}"
+        )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("\n".join(lines) + "\n")

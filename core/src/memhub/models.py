@@ -110,7 +110,9 @@ class Relations(BaseModel):
     supersedes: list[str] = Field(default_factory=list)
     superseded_by: list[str] = Field(default_factory=list)
     related_lessons: list[str] = Field(default_factory=list)
-    chain: list[str] = Field(default_factory=list, description="the whole version chain, oldest first")
+    chain: list[str] = Field(
+        default_factory=list, description="the whole version chain, oldest first"
+    )
 
 
 class HistoryResult(BaseModel):
@@ -181,7 +183,9 @@ class MemoryItem(BaseModel):
     agent_id: str | None = None
     session_id: str | None = None
     status: str = "active"
-    evolution_chain: list[str] = Field(default_factory=list, description="ids of the versions it replaced, newest first")
+    evolution_chain: list[str] = Field(
+        default_factory=list, description="ids of the versions it replaced, newest first"
+    )
     procedure: Procedure | None = None
     metadata: dict = Field(default_factory=dict)
 

@@ -176,8 +176,12 @@ class RemoteRecords:
     async def _call(self, name: str, **body: Any) -> Any:
         return await self._client._request("POST", f"/v1/records/{name}", body=body)
 
-    async def get(self, collection: str, ids: Sequence[str], *, with_vectors: bool = False) -> list[StoredPoint]:
-        found = await self._call("get", collection=collection, ids=list(ids), with_vectors=with_vectors)
+    async def get(
+        self, collection: str, ids: Sequence[str], *, with_vectors: bool = False
+    ) -> list[StoredPoint]:
+        found = await self._call(
+            "get", collection=collection, ids=list(ids), with_vectors=with_vectors
+        )
         return [point_from_json(p) for p in found]
 
     async def scroll(
@@ -190,16 +194,29 @@ class RemoteRecords:
         order_by: str | None = None,
         descending: bool = False,
     ) -> tuple[list[StoredPoint], str | None]:
-        page = await self._call("scroll", collection=collection, where=where_to_json(where), limit=limit,
-                                offset=offset, order_by=order_by, descending=descending)  # fmt: skip
+        page = await self._call(
+            "scroll",
+            collection=collection,
+            where=where_to_json(where),
+            limit=limit,
+            offset=offset,
+            order_by=order_by,
+            descending=descending,
+        )
         return [point_from_json(p) for p in page["points"]], page["next"]
 
     async def count(self, collection: str, where: Where | None = None) -> int:
         return int(await self._call("count", collection=collection, where=where_to_json(where)))
 
-    async def put(self, collection: str, points: Sequence[StoredPoint], *, only_if: Where | None = None) -> None:
-        await self._call("put", collection=collection, points=[point_to_json(p) for p in points],
-                         only_if=where_to_json(only_if))  # fmt: skip
+    async def put(
+        self, collection: str, points: Sequence[StoredPoint], *, only_if: Where | None = None
+    ) -> None:
+        await self._call(
+            "put",
+            collection=collection,
+            points=[point_to_json(p) for p in points],
+            only_if=where_to_json(only_if),
+        )
 
     async def insert(self, payloads: Sequence[dict[str, Any]], texts: Sequence[str | None]) -> None:
         await self._call("insert", payloads=list(payloads), texts=list(texts))
@@ -207,7 +224,9 @@ class RemoteRecords:
     async def delete(self, collection: str, ids: Sequence[str]) -> None:
         await self._call("delete", collection=collection, ids=list(ids))
 
-    async def search(self, query: str, where: Where, limit: int) -> list[tuple[dict[str, Any], float]]:
+    async def search(
+        self, query: str, where: Where, limit: int
+    ) -> list[tuple[dict[str, Any], float]]:
         hits = await self._call("search", query=query, where=where_to_json(where), limit=limit)
         return [(h["payload"], float(h["score"])) for h in hits]
 
@@ -241,8 +260,13 @@ class RemoteClient:
         self.scope = scope
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         # A proxy from the environment must never see loopback traffic (and the hub's token).
-        self._http_args: dict[str, Any] = {"base_url": self.base_url, "headers": headers, "timeout": timeout,
-                                           "transport": transport, "trust_env": not _loopback(self.base_url)}  # fmt: skip
+        self._http_args: dict[str, Any] = {
+            "base_url": self.base_url,
+            "headers": headers,
+            "timeout": timeout,
+            "transport": transport,
+            "trust_env": not _loopback(self.base_url),
+        }
         self._http: httpx.AsyncClient | None = None
         self.records = RemoteRecords(self)
         """The record API (:mod:`memhub.records`) over HTTP."""
@@ -310,8 +334,14 @@ class RemoteClient:
         metadata: dict | None = None,
         **scope: str | None,
     ) -> MemorizeResult:
-        body = {"content": content, "epistemic": epistemic, "polarity": polarity, "source": source,
-                "metadata": metadata, **self._scope(**scope)}  # fmt: skip
+        body = {
+            "content": content,
+            "epistemic": epistemic,
+            "polarity": polarity,
+            "source": source,
+            "metadata": metadata,
+            **self._scope(**scope),
+        }
         return MemorizeResult.model_validate(
             await self._request("POST", "/v1/hmg/memorize", body=_drop_none(body))
         )
@@ -328,8 +358,13 @@ class RemoteClient:
         new_content: str | None = None,
         **scope: str | None,
     ) -> CorrectResult:
-        body = {"target_atom": target_atom, "action": action, "reason": reason, "new_content": new_content,
-                **self._scope(**scope)}  # fmt: skip
+        body = {
+            "target_atom": target_atom,
+            "action": action,
+            "reason": reason,
+            "new_content": new_content,
+            **self._scope(**scope),
+        }
         return CorrectResult.model_validate(
             await self._request("POST", "/v1/hmg/correct", body=_drop_none(body))
         )
@@ -342,8 +377,13 @@ class RemoteClient:
         lesson_content: str | None = None,
         **scope: str | None,
     ) -> GovernResult:
-        body = {"target_atom": target_atom, "action": action, "reason": reason, "lesson_content": lesson_content,
-                **self._scope(**scope)}  # fmt: skip
+        body = {
+            "target_atom": target_atom,
+            "action": action,
+            "reason": reason,
+            "lesson_content": lesson_content,
+            **self._scope(**scope),
+        }
         return GovernResult.model_validate(
             await self._request("POST", "/v1/hmg/govern", body=_drop_none(body))
         )
@@ -390,11 +430,22 @@ class RemoteClient:
         metadata: dict[str, Any] | None = None,
         occurred_at: str | None = None,
     ) -> WriteResult:
-        s = self._user_scope(user_id=user_id, app_id=app_id, agent_id=agent_id, session_id=session_id,
-                        workspace=workspace_id, branch=branch)  # fmt: skip
+        s = self._user_scope(
+            user_id=user_id,
+            app_id=app_id,
+            agent_id=agent_id,
+            session_id=session_id,
+            workspace=workspace_id,
+            branch=branch,
+        )
         s["workspace_id"] = s.pop("workspace", None)  # type: ignore[assignment]
-        body = {"content": content, "messages": None if messages is None else [_message(m) for m in messages],
-                "metadata": metadata, "occurred_at": occurred_at, **s}  # fmt: skip
+        body = {
+            "content": content,
+            "messages": None if messages is None else [_message(m) for m in messages],
+            "metadata": metadata,
+            "occurred_at": occurred_at,
+            **s,
+        }
         return WriteResult.model_validate(
             await self._request("POST", "/v1/memories/", body=_drop_none(body))
         )
@@ -414,20 +465,41 @@ class RemoteClient:
         filters: dict[str, Any] | None = None,
     ) -> SearchResult:
         s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
-        body = {"query": query, "user_id": user_id, "app_ids": self._apps(app_ids), "agent_id": s.get("agent_id"),
-                "session_id": s.get("session_id"), "limit": limit, "procedure_limit": procedure_limit, "procedure_min_score": procedure_min_score,
-                "derived_context_limit": derived_context_limit, "filters": filters}  # fmt: skip
+        body = {
+            "query": query,
+            "user_id": user_id,
+            "app_ids": self._apps(app_ids),
+            "agent_id": s.get("agent_id"),
+            "session_id": s.get("session_id"),
+            "limit": limit,
+            "procedure_limit": procedure_limit,
+            "procedure_min_score": procedure_min_score,
+            "derived_context_limit": derived_context_limit,
+            "filters": filters,
+        }
         return SearchResult.model_validate(
             await self._request("POST", "/v1/memories/search", body=_drop_none(body))
         )
 
     async def search_conversation(
-        self, query: str, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
-        session_id: str | None = None, limit: int = 10,
-    ) -> ConversationResult:  # fmt: skip
+        self,
+        query: str,
+        *,
+        user_id: str,
+        app_ids: list[str] | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        limit: int = 10,
+    ) -> ConversationResult:
         s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
-        body = {"query": query, "user_id": user_id, "app_ids": self._apps(app_ids), "agent_id": s.get("agent_id"),
-                "session_id": s.get("session_id"), "limit": limit}  # fmt: skip
+        body = {
+            "query": query,
+            "user_id": user_id,
+            "app_ids": self._apps(app_ids),
+            "agent_id": s.get("agent_id"),
+            "session_id": s.get("session_id"),
+            "limit": limit,
+        }
         data = await self._request(
             "POST", "/v1/memories/search-conversation", body=_drop_none(body)
         )
@@ -460,12 +532,24 @@ class RemoteClient:
         return MemoryItem.model_validate(data)
 
     async def list(
-        self, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
-        session_id: str | None = None, include_history: bool = False, limit: int = 1000,
-    ) -> list[MemoryItem]:  # fmt: skip
+        self,
+        *,
+        user_id: str,
+        app_ids: list[str] | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        include_history: bool = False,
+        limit: int = 1000,
+    ) -> list[MemoryItem]:
         s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
-        params = {"user_id": user_id, "app_ids": self._apps(app_ids), "agent_id": s.get("agent_id"),
-                  "session_id": s.get("session_id"), "include_history": include_history, "limit": limit}  # fmt: skip
+        params = {
+            "user_id": user_id,
+            "app_ids": self._apps(app_ids),
+            "agent_id": s.get("agent_id"),
+            "session_id": s.get("session_id"),
+            "include_history": include_history,
+            "limit": limit,
+        }
         return [
             MemoryItem.model_validate(m)
             for m in await self._request("GET", "/v1/memories/", params=params)
@@ -621,8 +705,14 @@ class SyncRemoteClient(SyncMemoryClient):
         self._check_loop()
         self._owner = Owner("memhub-sync-remote")
         self._closed = False
-        self._client = RemoteClient(base_url, api_key, scope=scope, cwd=cwd, timeout=timeout,  # type: ignore[assignment]
-                                    transport=transport)  # fmt: skip
+        self._client = RemoteClient(
+            base_url,
+            api_key,
+            scope=scope,
+            cwd=cwd,
+            timeout=timeout,  # type: ignore[assignment]
+            transport=transport,
+        )
         try:
             self._run(self._client.open())
         except BaseException:

@@ -17,7 +17,16 @@ from memhub.errors import InvalidInputError
 ANY = "*"
 """Pass as ``repository``/``branch``/``workspace`` to widen a read across them."""
 
-SCOPE_KEYS = ("tenant", "user_id", "app_id", "agent_id", "session_id", "workspace", "repository", "branch")
+SCOPE_KEYS = (
+    "tenant",
+    "user_id",
+    "app_id",
+    "agent_id",
+    "session_id",
+    "workspace",
+    "repository",
+    "branch",
+)
 MAX_ID = 256
 # Control characters separate the fields of the access key (memhub.engine.access).
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -39,7 +48,9 @@ def check_id(value: Any, name: str) -> str:
     if _CONTROL.search(text):
         raise InvalidInputError(f"{name} must not contain control characters")
     if text == ANY and name in _NEVER_ANY:
-        raise InvalidInputError(f"{name} cannot be {ANY!r}: it names one {name.removesuffix('_id')}")
+        raise InvalidInputError(
+            f"{name} cannot be {ANY!r}: it names one {name.removesuffix('_id')}"
+        )
     return text
 
 
@@ -90,7 +101,9 @@ def repository_from_url(url: str) -> str:
     path = re.sub(r"^[a-z+]+://[^/]+/", "", url.strip())
     path = re.sub(r"^[^@/]+@[^:/]+[:/]", "", path)
     path = path.removesuffix("/").removesuffix(".git")
-    parts = [p for p in path.split("/") if p and p != "."]  # a clone of "." has origin "/path/to/repo/."
+    parts = [
+        p for p in path.split("/") if p and p != "."
+    ]  # a clone of "." has origin "/path/to/repo/."
     return "/".join(parts[-2:]) if parts else url
 
 
@@ -118,9 +131,14 @@ def git_scope(cwd: str | Path | None = None) -> dict[str, str]:
         return {}
     top, git_dir = found
     url = _origin_url(git_dir)
-    scope = {"workspace": str(top), "repository": repository_from_url(url) if url else f"local/{top.name}"}
+    scope = {
+        "workspace": str(top),
+        "repository": repository_from_url(url) if url else f"local/{top.name}",
+    }
     head = git_dir / "HEAD"
     if head.exists():
         ref = head.read_text(errors="replace").strip()
-        scope["branch"] = ref.removeprefix("ref: refs/heads/") if ref.startswith("ref:") else ref[:12]
+        scope["branch"] = (
+            ref.removeprefix("ref: refs/heads/") if ref.startswith("ref:") else ref[:12]
+        )
     return scope

@@ -66,7 +66,9 @@ class SyncMemoryClient:
         cwd: str | Path | None = None,
     ) -> None:
         self._check_loop()
-        self._client = MemoryClient(mode, storage_dir, settings, embed, llm, jev, store=store, cwd=cwd)
+        self._client = MemoryClient(
+            mode, storage_dir, settings, embed, llm, jev, store=store, cwd=cwd
+        )
         self._owner = self._client.engine.owner
         self._closed = False
         try:
@@ -137,17 +139,48 @@ class SyncMemoryClient:
 
     # -- HMG operations: one line each ------------------------------------------------
 
-    def memorize(self, content: str, *, epistemic: str | None = None, polarity: str | None = None,
-                 source: str = "agent", metadata: dict | None = None, **scope: str | None) -> MemorizeResult:  # fmt: skip
-        return self._run(self._client.memorize(content, epistemic=epistemic, polarity=polarity, source=source, metadata=metadata, **scope))
+    def memorize(
+        self,
+        content: str,
+        *,
+        epistemic: str | None = None,
+        polarity: str | None = None,
+        source: str = "agent",
+        metadata: dict | None = None,
+        **scope: str | None,
+    ) -> MemorizeResult:
+        return self._run(
+            self._client.memorize(
+                content,
+                epistemic=epistemic,
+                polarity=polarity,
+                source=source,
+                metadata=metadata,
+                **scope,
+            )
+        )
 
     def recall(self, query: str, *, limit: int = 10, **scope: str | None) -> RecallResult:
         return self._run(self._client.recall(query, limit=limit, **scope))
 
-    def correct(self, target_atom: str, action: str, reason: str, new_content: str | None = None, **scope: str | None) -> CorrectResult:
+    def correct(
+        self,
+        target_atom: str,
+        action: str,
+        reason: str,
+        new_content: str | None = None,
+        **scope: str | None,
+    ) -> CorrectResult:
         return self._run(self._client.correct(target_atom, action, reason, new_content, **scope))
 
-    def govern(self, target_atom: str, action: str, reason: str, lesson_content: str | None = None, **scope: str | None) -> GovernResult:
+    def govern(
+        self,
+        target_atom: str,
+        action: str,
+        reason: str,
+        lesson_content: str | None = None,
+        **scope: str | None,
+    ) -> GovernResult:
         return self._run(self._client.govern(target_atom, action, reason, lesson_content, **scope))
 
     def handoff(self, summary: str, **scope: str | None) -> HandoffResult:
@@ -167,21 +200,84 @@ class SyncMemoryClient:
 
     # -- MemHub operations: one line each -----------------------------------------------
 
-    def add(self, content: str | None = None, messages: list[Any] | None = None, *, user_id: str,
-            app_id: str | None = None, agent_id: str | None = None, session_id: str | None = None,
-            workspace_id: str | None = None, branch: str | None = None, metadata: dict[str, Any] | None = None,
-            occurred_at: str | None = None) -> WriteResult:  # fmt: skip
-        return self._run(self._client.add(content, messages, user_id=user_id, app_id=app_id, agent_id=agent_id, session_id=session_id, workspace_id=workspace_id, branch=branch, metadata=metadata, occurred_at=occurred_at))
+    def add(
+        self,
+        content: str | None = None,
+        messages: list[Any] | None = None,
+        *,
+        user_id: str,
+        app_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        workspace_id: str | None = None,
+        branch: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        occurred_at: str | None = None,
+    ) -> WriteResult:
+        return self._run(
+            self._client.add(
+                content,
+                messages,
+                user_id=user_id,
+                app_id=app_id,
+                agent_id=agent_id,
+                session_id=session_id,
+                workspace_id=workspace_id,
+                branch=branch,
+                metadata=metadata,
+                occurred_at=occurred_at,
+            )
+        )
 
-    def search(self, query: str, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
-               session_id: str | None = None, limit: int = 10, procedure_limit: int = 0,
-               procedure_min_score: float = 0.0, derived_context_limit: int | None = None,
-               filters: dict[str, Any] | None = None) -> SearchResult:  # fmt: skip
-        return self._run(self._client.search(query, user_id=user_id, app_ids=app_ids, agent_id=agent_id, session_id=session_id, limit=limit, procedure_limit=procedure_limit, procedure_min_score=procedure_min_score, derived_context_limit=derived_context_limit, filters=filters))
+    def search(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        app_ids: list[str] | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        limit: int = 10,
+        procedure_limit: int = 0,
+        procedure_min_score: float = 0.0,
+        derived_context_limit: int | None = None,
+        filters: dict[str, Any] | None = None,
+    ) -> SearchResult:
+        return self._run(
+            self._client.search(
+                query,
+                user_id=user_id,
+                app_ids=app_ids,
+                agent_id=agent_id,
+                session_id=session_id,
+                limit=limit,
+                procedure_limit=procedure_limit,
+                procedure_min_score=procedure_min_score,
+                derived_context_limit=derived_context_limit,
+                filters=filters,
+            )
+        )
 
-    def search_conversation(self, query: str, *, user_id: str, app_ids: list[str] | None = None,
-                            agent_id: str | None = None, session_id: str | None = None, limit: int = 10) -> ConversationResult:  # fmt: skip
-        return self._run(self._client.search_conversation(query, user_id=user_id, app_ids=app_ids, agent_id=agent_id, session_id=session_id, limit=limit))
+    def search_conversation(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        app_ids: list[str] | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        limit: int = 10,
+    ) -> ConversationResult:
+        return self._run(
+            self._client.search_conversation(
+                query,
+                user_id=user_id,
+                app_ids=app_ids,
+                agent_id=agent_id,
+                session_id=session_id,
+                limit=limit,
+            )
+        )
 
     def conversation(
         self,
@@ -193,16 +289,31 @@ class SyncMemoryClient:
         limit: int = 1000,
     ) -> ConversationResult:
         scope = {"app_ids": app_ids, "agent_id": agent_id, "limit": limit}
-        return self._run(
-            self._client.conversation(user_id=user_id, session_id=session_id, **scope)
-        )
+        return self._run(self._client.conversation(user_id=user_id, session_id=session_id, **scope))
 
     def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:
         return self._run(self._client.get(memory_id, user_id=user_id))
 
-    def list(self, *, user_id: str, app_ids: list[str] | None = None, agent_id: str | None = None,
-             session_id: str | None = None, include_history: bool = False, limit: int = 1000) -> list[MemoryItem]:  # fmt: skip
-        return self._run(self._client.list(user_id=user_id, app_ids=app_ids, agent_id=agent_id, session_id=session_id, include_history=include_history, limit=limit))
+    def list(
+        self,
+        *,
+        user_id: str,
+        app_ids: list[str] | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        include_history: bool = False,
+        limit: int = 1000,
+    ) -> list[MemoryItem]:
+        return self._run(
+            self._client.list(
+                user_id=user_id,
+                app_ids=app_ids,
+                agent_id=agent_id,
+                session_id=session_id,
+                include_history=include_history,
+                limit=limit,
+            )
+        )
 
     def update(self, memory_id: str, content: str, *, user_id: str | None = None) -> str:
         return self._run(self._client.update(memory_id, content, user_id=user_id))

@@ -40,8 +40,12 @@ def test_memory_from_session_one_reaches_the_prompt_of_session_two(sync_client):
     assert "blue" not in first.system_text().lower()  # nothing known yet in session 1
 
     second = scripted("Your favorite color is blue.")
-    agent = create_agent(second, system_prompt="You are a helpful assistant.", middleware=[middleware],
-                         context_schema=Context)  # fmt: skip
+    agent = create_agent(
+        second,
+        system_prompt="You are a helpful assistant.",
+        middleware=[middleware],
+        context_schema=Context,
+    )
     out = agent.invoke(_ask("What is my favorite color?"), context=Context(user_id="alice"))
 
     system = second.system_text()
@@ -78,8 +82,11 @@ async def test_async_agent_recalls_and_adds_with_an_async_client(client):
 def test_memories_stay_out_of_the_checkpointed_thread_and_turns_are_added_once(sync_client):
     sync_client.add(content="I live in Berlin", user_id="alice")
     model = scripted("Hello!", "Berlin it is.")
-    agent = create_agent(model, middleware=[MemHubMiddleware(sync_client, user_id="alice")],
-                         checkpointer=InMemorySaver())  # fmt: skip
+    agent = create_agent(
+        model,
+        middleware=[MemHubMiddleware(sync_client, user_id="alice")],
+        checkpointer=InMemorySaver(),
+    )
     config = {"configurable": {"thread_id": "t-1"}}
 
     agent.invoke(_ask("Hi there"), config)
@@ -122,8 +129,12 @@ def test_tool_output_and_system_prompt_are_never_stored(sync_client):
         content="", tool_calls=[{"name": "lookup_order", "args": {"order_id": "42"}, "id": "c1"}]
     )
     model = scripted(call, "Order 42 has shipped.")
-    agent = create_agent(model, tools=[lookup_order], system_prompt="SYSTEM-PROMPT-TEXT",
-                         middleware=[MemHubMiddleware(sync_client, user_id="alice")])  # fmt: skip
+    agent = create_agent(
+        model,
+        tools=[lookup_order],
+        system_prompt="SYSTEM-PROMPT-TEXT",
+        middleware=[MemHubMiddleware(sync_client, user_id="alice")],
+    )
     agent.invoke(_ask("Where is my order 42?"))
 
     assert (

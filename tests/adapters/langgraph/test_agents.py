@@ -35,8 +35,11 @@ def test_create_agent_tools_read_and_write_runtime_store(make_client):
     store = MemHubStore(make_client(), scope=namespace_scope(user_id=1))
     alice = {"configurable": {"user_id": "alice"}}
 
-    writer = create_agent(scripted(tool_call("remember_preference", preference="green tea"), "Saved."),
-                          [remember_preference, recall_preference], store=store)  # fmt: skip
+    writer = create_agent(
+        scripted(tool_call("remember_preference", preference="green tea"), "Saved."),
+        [remember_preference, recall_preference],
+        store=store,
+    )
     writer.invoke({"messages": [("user", "I love green tea")]}, alice)
 
     reader_model = scripted(tool_call("recall_preference"), "You like green tea.")
@@ -60,8 +63,11 @@ def test_create_agent_tools_read_and_write_runtime_store(make_client):
 
 async def test_create_agent_async_with_runtime_store(make_client):
     store = MemHubStore(make_client())
-    agent = create_agent(scripted(tool_call("remember_preference", preference="jazz"), "ok"),
-                         [remember_preference], store=store)  # fmt: skip
+    agent = create_agent(
+        scripted(tool_call("remember_preference", preference="jazz"), "ok"),
+        [remember_preference],
+        store=store,
+    )
     await agent.ainvoke(
         {"messages": [("user", "I like jazz")]}, {"configurable": {"user_id": "carol"}}
     )
@@ -78,11 +84,20 @@ def test_langmem_manage_and_search_memory_tools(make_client):
     ]
     alice = {"configurable": {"langgraph_user_id": "alice"}}
 
-    writer = create_agent(scripted(
-        tool_call("manage_memory", action="create", content="Alice is allergic to shellfish"),
-        tool_call("manage_memory", "call-2", action="create", content="Alice plays the cello on Sundays"),
-        "Noted both.",
-    ), tools, store=store)  # fmt: skip
+    writer = create_agent(
+        scripted(
+            tool_call("manage_memory", action="create", content="Alice is allergic to shellfish"),
+            tool_call(
+                "manage_memory",
+                "call-2",
+                action="create",
+                content="Alice plays the cello on Sundays",
+            ),
+            "Noted both.",
+        ),
+        tools,
+        store=store,
+    )
     writer.invoke({"messages": [("user", "Remember: shellfish allergy, cello on Sundays")]}, alice)
     stored = store.search(("memories", "alice"))
     assert sorted(i.value["content"] for i in stored) == [
@@ -103,17 +118,35 @@ def test_langmem_manage_and_search_memory_tools(make_client):
     bob_model = scripted(
         tool_call("search_memory", query="food allergy shellfish"), "Nothing known."
     )
-    bob_out = _tool_outputs(create_agent(bob_model, tools, store=store).invoke(
-        {"messages": [("user", "What can't I eat?")]}, {"configurable": {"langgraph_user_id": "bob"}}))  # fmt: skip
+    bob_out = _tool_outputs(
+        create_agent(bob_model, tools, store=store).invoke(
+            {"messages": [("user", "What can't I eat?")]},
+            {"configurable": {"langgraph_user_id": "bob"}},
+        )
+    )
     assert "shellfish" not in bob_out[0]
 
     # update and delete through the tool, by the id LangMem stored
     memory_id = next(i.key for i in stored if "cello" in i.value["content"])
-    editor = create_agent(scripted(
-        tool_call("manage_memory", action="update", id=memory_id, content="Alice plays the cello on Saturdays"),
-        tool_call("manage_memory", "call-2", action="delete", id=next(i.key for i in stored if i.key != memory_id)),
-        "Done.",
-    ), tools, store=store)  # fmt: skip
+    editor = create_agent(
+        scripted(
+            tool_call(
+                "manage_memory",
+                action="update",
+                id=memory_id,
+                content="Alice plays the cello on Saturdays",
+            ),
+            tool_call(
+                "manage_memory",
+                "call-2",
+                action="delete",
+                id=next(i.key for i in stored if i.key != memory_id),
+            ),
+            "Done.",
+        ),
+        tools,
+        store=store,
+    )
     editor.invoke({"messages": [("user", "It's Saturdays now, and forget the allergy")]}, alice)
     assert [i.value["content"] for i in store.search(("memories", "alice"))] == [
         "Alice plays the cello on Saturdays"
@@ -129,9 +162,15 @@ async def test_langmem_tools_async(make_client):
         create_search_memory_tool(namespace=namespace),
     ]
     cfg = {"configurable": {"langgraph_user_id": "dora"}}
-    await create_agent(scripted(tool_call("manage_memory", action="create", content="Dora speaks Portuguese"), "ok"),
-                       tools, store=store).ainvoke({"messages": [("user", "I speak Portuguese")]}, cfg)  # fmt: skip
-    out = await create_agent(scripted(tool_call("search_memory", query="languages Portuguese"), "ok"),
-                             tools, store=store).ainvoke({"messages": [("user", "Which languages?")]}, cfg)  # fmt: skip
+    await create_agent(
+        scripted(
+            tool_call("manage_memory", action="create", content="Dora speaks Portuguese"), "ok"
+        ),
+        tools,
+        store=store,
+    ).ainvoke({"messages": [("user", "I speak Portuguese")]}, cfg)
+    out = await create_agent(
+        scripted(tool_call("search_memory", query="languages Portuguese"), "ok"), tools, store=store
+    ).ainvoke({"messages": [("user", "Which languages?")]}, cfg)
     assert "Dora speaks Portuguese" in _tool_outputs(out)[0]
     await store.aclose()

@@ -47,8 +47,12 @@ def test_memory_crosses_sessions_not_users(make_client):
     client = make_client()
     checkpointer = MemHubCheckpointer(client)  # opens the client; all three share one store
     store = MemHubStore(client)
-    model = scripted("Noted: vegetarian, no peanuts.", "Noted: you love steak.", "Try a chickpea curry.",
-                     "How about a ribeye?")  # fmt: skip
+    model = scripted(
+        "Noted: vegetarian, no peanuts.",
+        "Noted: you love steak.",
+        "Try a chickpea curry.",
+        "How about a ribeye?",
+    )
     graph = build_graph(client, model, checkpointer, store)
 
     graph.invoke(

@@ -89,10 +89,15 @@ def test_items_carry_scope_and_stay_out_of_memhub_reads(tmp_path):
     async def run() -> None:
         client = MemoryClient(storage_dir=tmp_path / "store", embed=HashEmbedder(), cwd=tmp_path)
         store = MemHubStore(client, scope=namespace_scope(user_id=1))
-        await store.aput(("memories", "alice"), "diet", {"text": "Alice is vegetarian"},
-                         index=["text"])  # fmt: skip
-        await store.aput(("memories", "alice"), "tags", {"tags": ["vegetarian cooking", "vegetarian travel"]},
-                         index=["tags[*]"])  # fmt: skip
+        await store.aput(
+            ("memories", "alice"), "diet", {"text": "Alice is vegetarian"}, index=["text"]
+        )
+        await store.aput(
+            ("memories", "alice"),
+            "tags",
+            {"tags": ["vegetarian cooking", "vegetarian travel"]},
+            index=["tags[*]"],
+        )
         await client.add("Alice is vegetarian and loves cooking", user_id="alice")
 
         payload = _points(store, "item")[0]
@@ -102,8 +107,10 @@ def test_items_carry_scope_and_stay_out_of_memhub_reads(tmp_path):
         found = await client.search("vegetarian", user_id="alice")
         assert all("loves cooking" in m.content for m in found.memories.all())
         assert all(m.layer != "item" for m in await client.list(user_id="alice"))
-        assert all(t.content.startswith("Alice is vegetarian and") for t in
-                   (await client.search_conversation("vegetarian", user_id="alice")).turns)  # fmt: skip
+        assert all(
+            t.content.startswith("Alice is vegetarian and")
+            for t in (await client.search_conversation("vegetarian", user_id="alice")).turns
+        )
         assert (await store.asearch(("memories",), query="vegetarian travel"))[0].key == "tags"
         await store.aclose()
         await client.aclose()
@@ -222,8 +229,10 @@ async def test_async_and_sync_faces_together(make_client):
         *(store.aput(("c", str(i % 3)), f"k{i}", {"text": f"note {i}"}) for i in range(30))
     )
     # a sync call from another thread while the async face is busy
-    counts = await asyncio.gather(asyncio.to_thread(lambda: len(store.search(("c",), limit=100))),
-                                  store.asearch(("c",), limit=100))  # fmt: skip
+    counts = await asyncio.gather(
+        asyncio.to_thread(lambda: len(store.search(("c",), limit=100))),
+        store.asearch(("c",), limit=100),
+    )
     assert counts[0] == 30 and len(counts[1]) == 30
     assert await store.alist_namespaces() == [("c", "0"), ("c", "1"), ("c", "2")]
     await store.aclose()
@@ -255,8 +264,12 @@ def test_forget_user_deletes_the_users_items_and_no_one_elses(tmp_path):
         client = MemoryClient(storage_dir=tmp_path / "store", embed=HashEmbedder(), cwd=tmp_path)
         store = MemHubStore(client, scope=namespace_scope(user_id=1))
         await store.aput(("memories", "alice"), "diet", {"text": "Alice is vegetarian"})
-        await store.aput(("memories", "alice"), "tags", {"tags": ["vegetarian cooking", "vegetarian travel"]},
-                         index=["tags[*]"])  # fmt: skip
+        await store.aput(
+            ("memories", "alice"),
+            "tags",
+            {"tags": ["vegetarian cooking", "vegetarian travel"]},
+            index=["tags[*]"],
+        )
         await store.aput(("memories", "bob"), "diet", {"text": "Bob is vegetarian too"})
         written = await client.add("Alice is vegetarian", user_id="alice")
 

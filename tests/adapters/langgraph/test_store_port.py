@@ -621,7 +621,9 @@ def test_scores(vector_store, query: str, conn_type: str) -> None:
 
         assert len(results) == 1
         embed = HashEmbedder()
-        cosine = sum(a * b for a, b in zip(embed.vector(query), embed.vector(doc["key0"]), strict=True))
+        cosine = sum(
+            a * b for a, b in zip(embed.vector(query), embed.vector(doc["key0"]), strict=True)
+        )
         assert results[0].score == pytest.approx(max(0.0, cosine), abs=1e-3)
 
 

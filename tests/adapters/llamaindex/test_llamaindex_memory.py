@@ -81,8 +81,9 @@ def test_condense_plus_context_engine_sees_memories_and_documents(sync_client):
     sync_client.add(content="I bought the Acme X200 router", user_id="alice")
     memory = MemHubMemory.from_defaults(client=sync_client, user_id="alice")
     llm = ScriptedLLM("Yes, the X200 can be refunded within 30 days.")
-    engine = CondensePlusContextChatEngine.from_defaults(retriever=_Policies(), llm=llm, memory=memory,
-                                                         skip_condense=True)  # fmt: skip
+    engine = CondensePlusContextChatEngine.from_defaults(
+        retriever=_Policies(), llm=llm, memory=memory, skip_condense=True
+    )
     engine.chat("Can I get a refund for my router?")
 
     prompt = llm.prompts[-1]
@@ -104,8 +105,14 @@ async def test_function_agent_recalls_adds_once_per_turn_and_drops_tool_output(c
         """Look up the status of an order."""
         return f"INTERNAL-TOOL-RESULT order {order_id} shipped"
 
-    call = ChatMessage(role="assistant", blocks=[ToolCallBlock(tool_call_id="c1", tool_name="order_status",
-                                                               tool_kwargs={"order_id": "4711"})])  # fmt: skip
+    call = ChatMessage(
+        role="assistant",
+        blocks=[
+            ToolCallBlock(
+                tool_call_id="c1", tool_name="order_status", tool_kwargs={"order_id": "4711"}
+            )
+        ],
+    )
     llm, prompts = scripted_function_llm(
         call, ChatMessage(role="assistant", content="Order 4711 has shipped.")
     )
@@ -150,8 +157,13 @@ def test_session_mode_adds_only_at_end_session(sync_client):
 
 def test_block_alone_in_a_memory_stores_what_the_buffer_flushes(sync_client):
     block = MemHubMemoryBlock(client=sync_client, user_id="alice")
-    memory = Memory.from_defaults(session_id="tiny", token_limit=30, chat_history_token_ratio=0.5,
-                                  token_flush_size=10, memory_blocks=[block])  # fmt: skip
+    memory = Memory.from_defaults(
+        session_id="tiny",
+        token_limit=30,
+        chat_history_token_ratio=0.5,
+        token_flush_size=10,
+        memory_blocks=[block],
+    )
     engine = SimpleChatEngine.from_defaults(llm=ScriptedLLM(*["Sure."] * 6), memory=memory)
     for fact in (
         "I work at Globex as a data engineer",

@@ -12,8 +12,18 @@ def test_public_names():
         "TOOL_NAMES",
         "build_server",
     ]
-    assert memhub_mcp.TOOL_NAMES == ("memorize", "recall", "correct", "govern", "handoff", "history",
-                                     "stats", "add", "search", "search_conversation")  # fmt: skip
+    assert memhub_mcp.TOOL_NAMES == (
+        "memorize",
+        "recall",
+        "correct",
+        "govern",
+        "handoff",
+        "history",
+        "stats",
+        "add",
+        "search",
+        "search_conversation",
+    )
     assert (memhub_mcp.CONTEXT_PROMPT, memhub_mcp.CONTEXT_URI) == (
         "session_context",
         "memhub://session-context",

@@ -94,8 +94,14 @@ class Scenarios:
 
     async def test_correct_replace_makes_recall_return_the_new_version(self, server: Server):
         old = await call(server, "memorize", content="项目用 PostgreSQL 16 做主数据库")
-        fixed = await call(server, "correct", target_atom=old["atom_id"], action="replace",
-                           reason="已升级到 PostgreSQL 17", new_content="项目用 PostgreSQL 17 做主数据库")  # fmt: skip
+        fixed = await call(
+            server,
+            "correct",
+            target_atom=old["atom_id"],
+            action="replace",
+            reason="已升级到 PostgreSQL 17",
+            new_content="项目用 PostgreSQL 17 做主数据库",
+        )
         new_id = fixed["new_atom_id"]
         assert new_id and fixed["effect"] == "applied"
         recalled = await call(server, "recall", query="PostgreSQL 主数据库")
@@ -105,8 +111,13 @@ class Scenarios:
 
     async def test_govern_seal_leaves_only_the_placeholder_in_history(self, server: Server):
         secret = await call(server, "memorize", content="预发环境的数据库密码是 pg_admin_123")
-        sealed = await call(server, "govern", target_atom=secret["atom_id"], action="seal",
-                            reason="内容含明文数据库密码")  # fmt: skip
+        sealed = await call(
+            server,
+            "govern",
+            target_atom=secret["atom_id"],
+            action="seal",
+            reason="内容含明文数据库密码",
+        )
         assert sealed["exposure_state"] == "sealed"
         history = await call(server, "history", atom_id=secret["atom_id"])
         assert history["current"]["content"] == SEALED
@@ -121,11 +132,16 @@ class Scenarios:
 
     async def test_add_then_search_and_search_conversation(self, server: Server):
         user = f"alice-{type(self).__name__}"
-        written = await call(server, "add", user_id=user, messages=[
-            {"role": "system", "content": "You are a helpful assistant."},
-            {"role": "user", "content": "我最爱的编程语言是 Java，已经用了5年。"},
-            {"role": "assistant", "content": "好的，记住了"},
-        ])  # fmt: skip
+        written = await call(
+            server,
+            "add",
+            user_id=user,
+            messages=[
+                {"role": "system", "content": "You are a helpful assistant."},
+                {"role": "user", "content": "我最爱的编程语言是 Java，已经用了5年。"},
+                {"role": "assistant", "content": "好的，记住了"},
+            ],
+        )
         assert len(written["raw_ids"]) == 2 and written["memory_id"] == written["raw_ids"][0]
         found = (await call(server, "search", query="用户的编程语言偏好", user_id=user))["memories"]
         assert any("Java" in m["content"] for group in found.values() if group for m in group)
@@ -150,14 +166,28 @@ class Scenarios:
 
     async def test_sealing_a_raw_turn_seals_what_was_extracted_from_it(self, server: Server):
         user = f"carol-{type(self).__name__}"
-        written = await call(server, "add", user_id=user, messages=[
-            {"role": "user", "content": "保险柜暗号是 kiwi-7741。我把 kiwi-7741 写在了书房的便签上。"},
-        ])  # fmt: skip
+        written = await call(
+            server,
+            "add",
+            user_id=user,
+            messages=[
+                {
+                    "role": "user",
+                    "content": "保险柜暗号是 kiwi-7741。我把 kiwi-7741 写在了书房的便签上。",
+                },
+            ],
+        )
         extracted = [d["memory_id"] for d in written["decisions"]]
         turns = await call(server, "search_conversation", query="保险柜暗号", user_id=user)
         [turn] = turns["turns"]
-        sealed = await call(server, "govern", target_atom=turn["id"], action="seal", reason="含保险柜暗号",
-                            user_id=user)  # fmt: skip
+        sealed = await call(
+            server,
+            "govern",
+            target_atom=turn["id"],
+            action="seal",
+            reason="含保险柜暗号",
+            user_id=user,
+        )
         assert sealed["cascaded"] == extracted and len(extracted) == 2
         found = (await call(server, "search", query="保险柜暗号 便签", user_id=user))["memories"]
         turns = await call(server, "search_conversation", query="保险柜暗号 kiwi", user_id=user)
@@ -229,8 +259,12 @@ class TestStdio(Scenarios):
     ) -> AsyncIterator[Server]:
         folder = tmp_path_factory.mktemp("mcp-stdio")
         store, log = new_store(folder / "store"), folder / "server.log"
-        params = StdioServerParameters(command=server_command()[0], args=server_command("--storage-dir", str(store))[1:],
-                                       env=server_env(folder), cwd=make_checkout(folder / "shop"))  # fmt: skip
+        params = StdioServerParameters(
+            command=server_command()[0],
+            args=server_command("--storage-dir", str(store))[1:],
+            env=server_env(folder),
+            cwd=make_checkout(folder / "shop"),
+        )
         with log.open("w") as errlog:
             session, close = await open_session(stdio_client(params, errlog=errlog))
             yield Server(session, log, store)
@@ -253,8 +287,14 @@ class TestStreamableHttp(Scenarios):
             "--transport", "streamable-http", "--port", "0", "--storage-dir", str(store)
         )
         with log.open("w") as errlog:
-            proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errlog,
-                                    env=server_env(folder), cwd=make_checkout(folder / "shop"))  # fmt: skip
+            proc = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=errlog,
+                env=server_env(folder),
+                cwd=make_checkout(folder / "shop"),
+            )
             try:
                 url = wait_for_line(
                     proc, log, r"serving MCP on (http://127\.0\.0\.1:\d+/mcp)"

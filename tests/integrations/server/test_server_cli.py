@@ -100,8 +100,14 @@ def _spawn(tmp_path, *argv: str) -> subprocess.Popen:
         "MEMHUB_CONFIG": str(tmp_path / "cfg.yaml"),
         "MEMHUB_TEST_EMBEDDER": "hash",
     }
-    return subprocess.Popen([sys.executable, "-c", CLI_BOOTSTRAP, *argv], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    return subprocess.Popen(
+        [sys.executable, "-c", CLI_BOOTSTRAP, *argv],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _wait(condition, proc: subprocess.Popen, seconds: float = 90.0):

@@ -117,5 +117,7 @@ def test_a_proxy_in_the_environment_never_sees_hub_traffic(hub, fresh_store, mon
         monkeypatch.setenv(name, "http://127.0.0.1:9")  # nothing listens there
     monkeypatch.delenv("NO_PROXY", raising=False)
     monkeypatch.delenv("no_proxy", raising=False)
-    with SyncMemoryClient(storage_dir=fresh_store, embed=HashEmbedder(), cwd=fresh_store.parent) as client:
+    with SyncMemoryClient(
+        storage_dir=fresh_store, embed=HashEmbedder(), cwd=fresh_store.parent
+    ) as client:
         assert client.stats().atoms == 0

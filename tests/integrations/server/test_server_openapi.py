@@ -108,9 +108,9 @@ def test_openapi_lists_every_route_with_request_and_response_schemas(openapi_app
             assert op["security"] == [{"HTTPBearer": []}]
         if method in ("post", "put") and path in BODIES:
             assert _refs(op["requestBody"]) == {BODIES[path]}, (method, path)
-    assert set(doc["components"]["schemas"]) >= set(ROUTES.values()) - {None} | set(BODIES.values()) | {
-        "ErrorResponse"
-    }
+    assert set(doc["components"]["schemas"]) >= set(ROUTES.values()) - {None} | set(
+        BODIES.values()
+    ) | {"ErrorResponse"}
     assert doc["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
 
 
@@ -136,8 +136,13 @@ def test_fuzzed_requests_get_no_server_error_and_match_the_schema(
     auth = {"Authorization": f"Bearer {key}"}
 
     @given(case=operation.as_strategy(generation_mode=mode))
-    @settings(max_examples=8, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))  # fmt: skip
+    @settings(
+        max_examples=8,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     def run(case) -> None:
         case.call_and_validate(headers=auth, checks=CHECKS)
 

@@ -27,8 +27,16 @@ def error(response, status: int, code: str) -> str:
 
 
 def test_add_content_then_search_get_list(api, uid):
-    written = ok(api.post("/v1/memories/", json={"content": "我最爱的编程语言是 Java，已经用了5年。", "user_id": uid,
-                                                  "metadata": {"topic": "lang"}}))  # fmt: skip
+    written = ok(
+        api.post(
+            "/v1/memories/",
+            json={
+                "content": "我最爱的编程语言是 Java，已经用了5年。",
+                "user_id": uid,
+                "metadata": {"topic": "lang"},
+            },
+        )
+    )
     assert written["commit_passed"] and written["raw_ids"] == [written["memory_id"]]
     fact_id = written["decisions"][0]["memory_id"]
 
@@ -62,11 +70,20 @@ def test_add_messages_drops_system_and_tool_output(api, uid):
     messages = [
         {"role": "system", "content": "you are a helpful bot"},
         {"role": "user", "content": "我住在上海"},
-        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function",
-                                                                "function": {"name": "read_file", "arguments": "{}"}}]},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "read_file", "arguments": "{}"},
+                }
+            ],
+        },
         {"role": "tool", "tool_call_id": "c1", "content": "SECRET TOOL OUTPUT"},
         {"role": "assistant", "content": "好的，记住了"},
-    ]  # fmt: skip
+    ]
     written = ok(
         api.post("/v1/memories/", json={"messages": messages, "user_id": uid, "session_id": "s1"})
     )
@@ -103,12 +120,27 @@ def test_update_returns_a_new_id_and_delete_archives(api, uid):
 
 def test_memhub_routes_are_user_centric(api, uid):
     """A user's memories follow the user, not a checkout: branch/workspace only version procedures."""
-    ok(api.post("/v1/memories/", json={"content": "部署脚本用 make deploy", "user_id": uid, "workspace_id": "~/code/web",
-                                       "branch": "main"}))  # fmt: skip
+    ok(
+        api.post(
+            "/v1/memories/",
+            json={
+                "content": "部署脚本用 make deploy",
+                "user_id": uid,
+                "workspace_id": "~/code/web",
+                "branch": "main",
+            },
+        )
+    )
     found = ok(api.post("/v1/memories/search", json={"query": "部署脚本", "user_id": uid}))
     assert found["memories"]["normal"] + found["memories"]["profile"]
-    error(api.post("/v1/memories/search", json={"query": "部署脚本", "user_id": uid, "repository": "acme/api"}),
-          422, "invalid_input")  # fmt: skip
+    error(
+        api.post(
+            "/v1/memories/search",
+            json={"query": "部署脚本", "user_id": uid, "repository": "acme/api"},
+        ),
+        422,
+        "invalid_input",
+    )
 
 
 def test_search_and_list_narrow_to_a_session_only_when_asked(api, uid):
@@ -144,11 +176,30 @@ def test_hmg_round_trip(api, uid):
     ]
     assert atoms[0]["atom_id"] == first["atom_id"]
 
-    replaced = ok(api.post("/v1/hmg/correct", json={"target_atom": first["atom_id"], "action": "replace",
-                                                    "reason": "升级", "new_content": "项目用 PostgreSQL 17", **scope}))  # fmt: skip
+    replaced = ok(
+        api.post(
+            "/v1/hmg/correct",
+            json={
+                "target_atom": first["atom_id"],
+                "action": "replace",
+                "reason": "升级",
+                "new_content": "项目用 PostgreSQL 17",
+                **scope,
+            },
+        )
+    )
     assert replaced["new_atom_id"] and replaced["status"] == "superseded"
-    sealed = ok(api.post("/v1/hmg/govern", json={"target_atom": replaced["new_atom_id"], "action": "seal",
-                                                 "reason": "合规", **scope}))  # fmt: skip
+    sealed = ok(
+        api.post(
+            "/v1/hmg/govern",
+            json={
+                "target_atom": replaced["new_atom_id"],
+                "action": "seal",
+                "reason": "合规",
+                **scope,
+            },
+        )
+    )
     assert sealed["exposure_state"] == "sealed"
 
     trail = ok(api.get(f"/v1/hmg/history/{replaced['new_atom_id']}", params=scope))
@@ -162,7 +213,9 @@ def test_hmg_round_trip(api, uid):
 
     stats = ok(api.get("/v1/hmg/stats"))
     assert stats["atoms"] >= 3 and stats["edges"] >= 1
-    assert api.post("/v1/hmg/purge").status_code == 403  # a tenant's key cannot rewrite the shared store
+    assert (
+        api.post("/v1/hmg/purge").status_code == 403
+    )  # a tenant's key cannot rewrite the shared store
     assert (
         ok(api.get(f"/v1/hmg/history/{replaced['new_atom_id']}", params=scope))["current"][
             "exposure_state"
@@ -329,8 +382,11 @@ def test_oversize_body_is_413_by_length_and_by_count(api, uid):
     def chunks():  # no Content-Length: counted as it streams
         yield from (big[i : i + 8192] for i in range(0, len(big), 8192))
 
-    error(api.post("/v1/memories/", content=chunks(), headers={"content-type": "application/json"}),
-          413, "payload_too_large")  # fmt: skip
+    error(
+        api.post("/v1/memories/", content=chunks(), headers={"content-type": "application/json"}),
+        413,
+        "payload_too_large",
+    )
     assert ok(api.get("/v1/memories/", params={"user_id": uid})) == []  # nothing was written
 
 
@@ -424,8 +480,14 @@ def test_an_invalid_transition_is_409(api, uid):
             json={"target_atom": atom, "action": "negate", "reason": "错了", "user_id": uid},
         )
     )
-    message = error(api.post("/v1/hmg/correct", json={"target_atom": atom, "action": "confirm_actual", "reason": "r",
-                                                      "user_id": uid}), 409, "invalid_transition")  # fmt: skip
+    message = error(
+        api.post(
+            "/v1/hmg/correct",
+            json={"target_atom": atom, "action": "confirm_actual", "reason": "r", "user_id": uid},
+        ),
+        409,
+        "invalid_transition",
+    )
     assert "replace" in message  # it says what to do instead
 
 
@@ -444,20 +506,41 @@ def test_changing_a_tombstoned_memory_is_a_4xx(server, uid, call):
         headers=headers,
     )
     response = {
-        "correct": lambda: http.post("/v1/hmg/correct", json={"target_atom": atom_id, "action": "negate", "reason": "r"},
-                                     headers=headers),
-        "update": lambda: http.put(f"/v1/memories/{atom_id}", json={"content": "新的"}, headers=headers),
+        "correct": lambda: http.post(
+            "/v1/hmg/correct",
+            json={"target_atom": atom_id, "action": "negate", "reason": "r"},
+            headers=headers,
+        ),
+        "update": lambda: http.put(
+            f"/v1/memories/{atom_id}", json={"content": "新的"}, headers=headers
+        ),
         "delete": lambda: http.delete(f"/v1/memories/{atom_id}", headers=headers),
-    }[call]()  # fmt: skip
+    }[call]()
     assert 400 <= response.status_code < 500, response.text
 
 
 def test_sealing_a_raw_turn_seals_what_was_extracted_from_it(api, uid):
-    written = ok(api.post("/v1/memories/", json={
-        "content": "保险柜暗号是 kiwi-7741。我把 kiwi-7741 写在了书房的便签上。", "user_id": uid}))  # fmt: skip
+    written = ok(
+        api.post(
+            "/v1/memories/",
+            json={
+                "content": "保险柜暗号是 kiwi-7741。我把 kiwi-7741 写在了书房的便签上。",
+                "user_id": uid,
+            },
+        )
+    )
     extracted = [d["memory_id"] for d in written["decisions"]]
-    sealed = ok(api.post("/v1/hmg/govern", json={"target_atom": written["memory_id"], "action": "seal",
-                                                 "reason": "含保险柜暗号", "user_id": uid}))  # fmt: skip
+    sealed = ok(
+        api.post(
+            "/v1/hmg/govern",
+            json={
+                "target_atom": written["memory_id"],
+                "action": "seal",
+                "reason": "含保险柜暗号",
+                "user_id": uid,
+            },
+        )
+    )
     assert sealed["cascaded"] == extracted and len(extracted) == 2
     assert ok(api.get("/v1/memories/", params={"user_id": uid})) == []
     item = ok(api.get(f"/v1/memories/{extracted[0]}", params={"user_id": uid}))

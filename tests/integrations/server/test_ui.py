@@ -191,7 +191,10 @@ def test_only_an_operator_purges_from_the_inspector(server, alice) -> None:
     operator_key, _ = tenants.keys.create("ops", admin=True)
     operator = signed_in(http, operator_key)
     csrf = csrf_of(operator.get("/ui/").text)
-    assert operator.post("/ui/actions/apply", data={"action": "purge", "csrf": csrf}).status_code == 200
+    assert (
+        operator.post("/ui/actions/apply", data={"action": "purge", "csrf": csrf}).status_code
+        == 200
+    )
 
 
 def test_a_history_shows_the_raw_turns_a_memory_came_from(server, uid) -> None:

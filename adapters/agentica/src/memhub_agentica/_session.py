@@ -132,8 +132,18 @@ class SessionMemory:
         add_every: add the buffered runs every N runs; ``0`` waits for ``flush``.
     """
 
-    def __init__(self, client: Any, *, user_id: str | None, app_id: str | None, agent_id: str | None, limit: int,
-                 groups: Sequence[str], template: str | None, add_every: int) -> None:  # fmt: skip
+    def __init__(
+        self,
+        client: Any,
+        *,
+        user_id: str | None,
+        app_id: str | None,
+        agent_id: str | None,
+        limit: int,
+        groups: Sequence[str],
+        template: str | None,
+        add_every: int,
+    ) -> None:
         if add_every < 0:
             raise ValueError("add_every must be 0 (only on flush) or a positive number of runs")
         self.memhub = MemHub(client)
@@ -163,8 +173,13 @@ class SessionMemory:
         """The rendered memories for ``query`` in the agent's scope (``""`` when none)."""
         if not query.strip():
             return ""
-        args = search_kwargs(user_id=self.user_of(agent), app_id=self.app_id, agent_id=self.agent_id,
-                             limit=self.limit, groups=self.groups)  # fmt: skip
+        args = search_kwargs(
+            user_id=self.user_of(agent),
+            app_id=self.app_id,
+            agent_id=self.agent_id,
+            limit=self.limit,
+            groups=self.groups,
+        )
         return render(await self.memhub.search(query, **args), self.groups, self.template)
 
     async def record(self, agent: Any) -> WriteResult | None:
@@ -198,8 +213,13 @@ class SessionMemory:
             return None
         user_id, session_id = key
         try:
-            return await self.memhub.add(messages, user_id=user_id, app_id=self.app_id, agent_id=self.agent_id,
-                                         session_id=session_id)  # fmt: skip
+            return await self.memhub.add(
+                messages,
+                user_id=user_id,
+                app_id=self.app_id,
+                agent_id=self.agent_id,
+                session_id=session_id,
+            )
         except BaseException:
             later, later_runs = self._buffers.get(key, ([], 0))
             self._buffers[key] = (messages + later, runs + later_runs)  # kept for the next flush

@@ -74,8 +74,16 @@ class MemHubHooks(RunHooks):
     ) -> None:
         if inject not in ("user_prompt", "additional_context"):
             raise ValueError('inject must be "user_prompt" or "additional_context"')
-        self.memory = SessionMemory(client, user_id=user_id, app_id=app_id, agent_id=agent_id, limit=limit,
-                                    groups=groups, template=template, add_every=add_every)  # fmt: skip
+        self.memory = SessionMemory(
+            client,
+            user_id=user_id,
+            app_id=app_id,
+            agent_id=agent_id,
+            limit=limit,
+            groups=groups,
+            template=template,
+            add_every=add_every,
+        )
         self.inject = inject
         self.last_write: WriteResult | None = None
         # agent_id -> (the additional_context the user set, the value these hooks set)
@@ -154,8 +162,16 @@ class MemHubAgentHooks(AgentHooks):
         template: str | None = None,
         add_every: int = 1,
     ) -> None:
-        self.memory = SessionMemory(client, user_id=user_id, app_id=app_id, agent_id=agent_id, limit=limit,
-                                    groups=groups, template=template, add_every=add_every)  # fmt: skip
+        self.memory = SessionMemory(
+            client,
+            user_id=user_id,
+            app_id=app_id,
+            agent_id=agent_id,
+            limit=limit,
+            groups=groups,
+            template=template,
+            add_every=add_every,
+        )
         self.last_write: WriteResult | None = None
         # agent_id -> (the session anchor recalled for, the user's own context, the value set)
         self._snapshots: dict[str, tuple[Any, str | None, str | None]] = {}

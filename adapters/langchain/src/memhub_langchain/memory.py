@@ -100,8 +100,13 @@ class MemHubMemory(BaseMemory):
         return str(inputs[keys[0]])
 
     def _search_args(self) -> dict[str, Any]:
-        return search_kwargs(user_id=self.user_id, app_id=self.app_id, agent_id=self.agent_id, limit=self.limit,
-                             groups=self.groups)  # fmt: skip
+        return search_kwargs(
+            user_id=self.user_id,
+            app_id=self.app_id,
+            agent_id=self.agent_id,
+            limit=self.limit,
+            groups=self.groups,
+        )
 
     def _variables(self, block: str) -> dict[str, Any]:
         turns = self._turns if self.include_session else []
@@ -163,8 +168,12 @@ class MemHubMemory(BaseMemory):
         return [{"role": roles[m.type], "content": m.text} for m in self._turns if m.text.strip()]
 
     def _scope(self) -> dict[str, Any]:
-        return {"user_id": self.user_id, "app_id": self.app_id, "agent_id": self.agent_id,
-                "session_id": self.session_id}  # fmt: skip
+        return {
+            "user_id": self.user_id,
+            "app_id": self.app_id,
+            "agent_id": self.agent_id,
+            "session_id": self.session_id,
+        }
 
     def end_session(self) -> WriteResult | None:
         """Add the buffered session to memhub and start a new one; ``None`` if nothing was said."""

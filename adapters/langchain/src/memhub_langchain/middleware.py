@@ -120,8 +120,13 @@ class MemHubMiddleware(AgentMiddleware[MemHubState, Any]):
         return _Scope(**values)
 
     def _search_args(self, scope: _Scope) -> dict[str, Any]:
-        return search_kwargs(user_id=scope.user_id, app_id=scope.app_id, agent_id=scope.agent_id,
-                             limit=self.limit, groups=self.groups)  # fmt: skip
+        return search_kwargs(
+            user_id=scope.user_id,
+            app_id=scope.app_id,
+            agent_id=scope.agent_id,
+            limit=self.limit,
+            groups=self.groups,
+        )
 
     def _with_memories(self, request: ModelRequest[Any], block: str) -> ModelRequest[Any]:
         if not block:
@@ -213,8 +218,12 @@ class MemHubMiddleware(AgentMiddleware[MemHubState, Any]):
         ]
 
     def _add_args(self, scope: _Scope) -> dict[str, Any]:
-        return {"user_id": scope.user_id, "app_id": scope.app_id, "agent_id": scope.agent_id,
-                "session_id": scope.session_id}  # fmt: skip
+        return {
+            "user_id": scope.user_id,
+            "app_id": scope.app_id,
+            "agent_id": scope.agent_id,
+            "session_id": scope.session_id,
+        }
 
     def before_agent(self, state: MemHubState, runtime: Runtime[Any]) -> dict[str, Any] | None:
         return self._run_start(state) if self.add else None

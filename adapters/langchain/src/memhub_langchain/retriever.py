@@ -91,8 +91,13 @@ class MemHubRetriever(BaseRetriever):
             raise ValueError(
                 "MemHubRetriever needs a user_id (constructor or invoke(..., user_id=...))"
             )
-        return search_kwargs(user_id=user, app_id=self.app_id, agent_id=self.agent_id, limit=k or self.k,
-                             groups=self.groups)  # fmt: skip
+        return search_kwargs(
+            user_id=user,
+            app_id=self.app_id,
+            agent_id=self.agent_id,
+            limit=k or self.k,
+            groups=self.groups,
+        )
 
     def _documents(self, result: SearchResult, k: int) -> list[Document]:
         ranked = [
@@ -104,15 +109,23 @@ class MemHubRetriever(BaseRetriever):
         return [to_document(item, group) for item, group in ranked[:k]]
 
     def _get_relevant_documents(
-        self, query: str, *, run_manager: CallbackManagerForRetrieverRun, k: int | None = None,
+        self,
+        query: str,
+        *,
+        run_manager: CallbackManagerForRetrieverRun,
+        k: int | None = None,
         user_id: str | None = None,
-    ) -> list[Document]:  # fmt: skip
+    ) -> list[Document]:
         args = self._args(k, user_id)
         return self._documents(self._memhub.search_sync(query, **args), args["limit"])
 
     async def _aget_relevant_documents(
-        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, k: int | None = None,
+        self,
+        query: str,
+        *,
+        run_manager: AsyncCallbackManagerForRetrieverRun,
+        k: int | None = None,
         user_id: str | None = None,
-    ) -> list[Document]:  # fmt: skip
+    ) -> list[Document]:
         args = self._args(k, user_id)
         return self._documents(await self._memhub.search(query, **args), args["limit"])

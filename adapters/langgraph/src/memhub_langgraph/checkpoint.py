@@ -145,8 +145,12 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
         serde: SerializerProtocol | None = None,
     ) -> None:
         super().__init__(serde=serde)
-        self.client, self._owns_client = resolve_client(client, storage_dir, embed, "MemHubCheckpointer")
-        self._runner = LoopRunner("memhub-langgraph-checkpointer", "MemHubCheckpointer", self.client)
+        self.client, self._owns_client = resolve_client(
+            client, storage_dir, embed, "MemHubCheckpointer"
+        )
+        self._runner = LoopRunner(
+            "memhub-langgraph-checkpointer", "MemHubCheckpointer", self.client
+        )
         try:
             self._runner.run(self.client.open(), "open")
         except BaseException:
@@ -181,12 +185,23 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         return self._runner.run(self._get_tuple(config), "get_tuple")
 
-    def list(self, config: RunnableConfig | None, *, filter: dict[str, Any] | None = None,
-             before: RunnableConfig | None = None, limit: int | None = None) -> Iterator[CheckpointTuple]:  # fmt: skip
+    def list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
         return iter(self._runner.run(self._list(config, filter, before, limit), "list"))
 
-    def put(self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata,
-            new_versions: ChannelVersions) -> RunnableConfig:  # fmt: skip
+    def put(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
         return self._runner.run(self._put(config, checkpoint, metadata, new_versions), "put")
 
     def put_writes(
@@ -217,17 +232,33 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         return await self._runner.arun(self._get_tuple(config))
 
-    async def alist(self, config: RunnableConfig | None, *, filter: dict[str, Any] | None = None,
-                    before: RunnableConfig | None = None, limit: int | None = None) -> AsyncIterator[CheckpointTuple]:  # fmt: skip
+    async def alist(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
         for tup in await self._runner.arun(self._list(config, filter, before, limit)):
             yield tup
 
-    async def aput(self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata,
-                   new_versions: ChannelVersions) -> RunnableConfig:  # fmt: skip
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
         return await self._runner.arun(self._put(config, checkpoint, metadata, new_versions))
 
-    async def aput_writes(self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str,
-                          task_path: str = "") -> None:  # fmt: skip
+    async def aput_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
         return await self._runner.arun(self._put_writes(config, writes, task_id, task_path))
 
     async def adelete_thread(self, thread_id: str) -> None:
@@ -249,8 +280,13 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
 
     # -- the async core -------------------------------------------------------------------
 
-    async def _put(self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata,
-                   new_versions: ChannelVersions) -> RunnableConfig:  # fmt: skip
+    async def _put(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
         conf = config["configurable"]
         thread_id, ns, checkpoint_id = (
             str(conf["thread_id"]),
@@ -262,23 +298,48 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
         points = []
         for channel, version in new_versions.items():
             typed = self.serde.dumps_typed(values[channel]) if channel in values else _EMPTY
-            points.append(StoredPoint(_pid("blob", thread_id, ns, channel, str(version)), {
-                "kind": "blob", "thread_id": thread_id, "checkpoint_ns": ns, "channel": channel,
-                "version": str(version), "value": _enc(typed)}))  # fmt: skip
+            points.append(
+                StoredPoint(
+                    _pid("blob", thread_id, ns, channel, str(version)),
+                    {
+                        "kind": "blob",
+                        "thread_id": thread_id,
+                        "checkpoint_ns": ns,
+                        "channel": channel,
+                        "version": str(version),
+                        "value": _enc(typed),
+                    },
+                )
+            )
         meta = get_checkpoint_metadata(config, metadata)
         run_id = meta.get("run_id")
-        points.append(StoredPoint(_pid("checkpoint", thread_id, ns, checkpoint_id), {
-            "kind": "checkpoint", "thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint_id,
-            "parent_checkpoint_id": conf.get("checkpoint_id"), "seq": _seq(checkpoint_id),
-            "run_id": str(run_id) if run_id is not None else None,
-            "versions": [[ch, str(v)] for ch, v in checkpoint["channel_versions"].items()],
-            "checkpoint": _enc(self.serde.dumps_typed(stripped)), "metadata": _enc(self.serde.dumps_typed(meta)),
-        }))  # fmt: skip
+        points.append(
+            StoredPoint(
+                _pid("checkpoint", thread_id, ns, checkpoint_id),
+                {
+                    "kind": "checkpoint",
+                    "thread_id": thread_id,
+                    "checkpoint_ns": ns,
+                    "checkpoint_id": checkpoint_id,
+                    "parent_checkpoint_id": conf.get("checkpoint_id"),
+                    "seq": _seq(checkpoint_id),
+                    "run_id": str(run_id) if run_id is not None else None,
+                    "versions": [[ch, str(v)] for ch, v in checkpoint["channel_versions"].items()],
+                    "checkpoint": _enc(self.serde.dumps_typed(stripped)),
+                    "metadata": _enc(self.serde.dumps_typed(meta)),
+                },
+            )
+        )
         await self._store.upsert("checkpoints", points)
         return _conf(thread_id, ns, checkpoint_id)
 
-    async def _put_writes(self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str,
-                          task_path: str) -> None:  # fmt: skip
+    async def _put_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str,
+    ) -> None:
         conf = config["configurable"]
         thread_id, ns, checkpoint_id = (
             str(conf["thread_id"]),
@@ -288,9 +349,19 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
         regular, special = [], []
         for i, (channel, value) in enumerate(writes):
             idx = WRITES_IDX_MAP.get(channel, i)
-            point = StoredPoint(_pid("write", thread_id, ns, checkpoint_id, task_id, idx), {
-                "thread_id": thread_id, "checkpoint_ns": ns, "checkpoint_id": checkpoint_id, "task_id": task_id,
-                "task_path": task_path, "idx": idx, "channel": channel, "value": _enc(self.serde.dumps_typed(value))})  # fmt: skip
+            point = StoredPoint(
+                _pid("write", thread_id, ns, checkpoint_id, task_id, idx),
+                {
+                    "thread_id": thread_id,
+                    "checkpoint_ns": ns,
+                    "checkpoint_id": checkpoint_id,
+                    "task_id": task_id,
+                    "task_path": task_path,
+                    "idx": idx,
+                    "channel": channel,
+                    "value": _enc(self.serde.dumps_typed(value)),
+                },
+            )
             (regular if idx >= 0 else special).append(point)
         # A retried task must not duplicate or overwrite its regular writes; errors and
         # interrupts (negative idx) are replaced by the latest.
@@ -326,8 +397,13 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
             candidates = [p.payload for p in top if p.payload["seq"] == head]
         return max(candidates, key=lambda p: p["checkpoint_id"])
 
-    async def _list(self, config: RunnableConfig | None, flt: dict[str, Any] | None, before: RunnableConfig | None,
-                    limit: int | None) -> list[CheckpointTuple]:  # fmt: skip
+    async def _list(
+        self,
+        config: RunnableConfig | None,
+        flt: dict[str, Any] | None,
+        before: RunnableConfig | None,
+        limit: int | None,
+    ) -> list[CheckpointTuple]:
         must: list = [Match("kind", "checkpoint")]
         if config:
             conf = config["configurable"]
@@ -338,8 +414,11 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
                 must.append(Match("checkpoint_id", checkpoint_id))
         before_id = get_checkpoint_id(before) if before else None
         selected = []
-        for payload in sorted(await self._scan("checkpoints", Where(must=tuple(must))),
-                              key=lambda p: p["checkpoint_id"], reverse=True):  # fmt: skip
+        for payload in sorted(
+            await self._scan("checkpoints", Where(must=tuple(must))),
+            key=lambda p: p["checkpoint_id"],
+            reverse=True,
+        ):
             if limit is not None and len(selected) >= limit:
                 break
             if before_id and payload["checkpoint_id"] >= before_id:
@@ -377,16 +456,26 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
                 blob = blobs.get(_pid("blob", thread_id, ns, ch, v))
                 if blob is not None and blob["value"]["t"] != "empty":
                     values[ch] = self.serde.loads_typed(_dec(blob["value"]))
-            pending = sorted(writes.get((thread_id, ns, checkpoint_id), []),
-                             key=lambda w: writes_sort_key(w["task_path"], w["task_id"], w["idx"]))  # fmt: skip
+            pending = sorted(
+                writes.get((thread_id, ns, checkpoint_id), []),
+                key=lambda w: writes_sort_key(w["task_path"], w["task_id"], w["idx"]),
+            )
             parent = p.get("parent_checkpoint_id")
-            out.append(CheckpointTuple(
-                config=_conf(thread_id, ns, checkpoint_id),
-                checkpoint={**self.serde.loads_typed(_dec(p["checkpoint"])), "channel_values": values},
-                metadata=self.serde.loads_typed(_dec(p["metadata"])),
-                parent_config=_conf(thread_id, ns, parent) if parent else None,
-                pending_writes=[(w["task_id"], w["channel"], self.serde.loads_typed(_dec(w["value"]))) for w in pending],
-            ))  # fmt: skip
+            out.append(
+                CheckpointTuple(
+                    config=_conf(thread_id, ns, checkpoint_id),
+                    checkpoint={
+                        **self.serde.loads_typed(_dec(p["checkpoint"])),
+                        "channel_values": values,
+                    },
+                    metadata=self.serde.loads_typed(_dec(p["metadata"])),
+                    parent_config=_conf(thread_id, ns, parent) if parent else None,
+                    pending_writes=[
+                        (w["task_id"], w["channel"], self.serde.loads_typed(_dec(w["value"])))
+                        for w in pending
+                    ],
+                )
+            )
         return out
 
     # -- maintenance ----------------------------------------------------------------------
@@ -409,10 +498,21 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
     async def _delete_checkpoints(self, doomed: list[dict]) -> None:
         """Delete these checkpoints and their writes, then the blobs nothing references any more."""
         for p in doomed:
-            await self._delete_where("checkpoint_writes", _where(
-                thread_id=p["thread_id"], checkpoint_ns=p["checkpoint_ns"], checkpoint_id=p["checkpoint_id"]))  # fmt: skip
-        await self._store.delete("checkpoints", [_pid("checkpoint", p["thread_id"], p["checkpoint_ns"],
-                                                      p["checkpoint_id"]) for p in doomed])  # fmt: skip
+            await self._delete_where(
+                "checkpoint_writes",
+                _where(
+                    thread_id=p["thread_id"],
+                    checkpoint_ns=p["checkpoint_ns"],
+                    checkpoint_id=p["checkpoint_id"],
+                ),
+            )
+        await self._store.delete(
+            "checkpoints",
+            [
+                _pid("checkpoint", p["thread_id"], p["checkpoint_ns"], p["checkpoint_id"])
+                for p in doomed
+            ],
+        )
         for thread_id, ns in {(p["thread_id"], p["checkpoint_ns"]) for p in doomed}:
             live = await self._scan(
                 "checkpoints", _where(kind="checkpoint", thread_id=thread_id, checkpoint_ns=ns)
@@ -449,9 +549,15 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
                 )
             )
         await self._upsert_pages("checkpoints", copies)
-        writes = [StoredPoint(_pid("write", target, w["checkpoint_ns"], w["checkpoint_id"], w["task_id"], w["idx"]),
-                              {**w, "thread_id": target})
-                  for w in await self._scan("checkpoint_writes", _where(thread_id=source))]  # fmt: skip
+        writes = [
+            StoredPoint(
+                _pid(
+                    "write", target, w["checkpoint_ns"], w["checkpoint_id"], w["task_id"], w["idx"]
+                ),
+                {**w, "thread_id": target},
+            )
+            for w in await self._scan("checkpoint_writes", _where(thread_id=source))
+        ]
         await self._upsert_pages("checkpoint_writes", writes)
 
     async def _upsert_pages(self, collection: Collection, points: list[StoredPoint]) -> None:

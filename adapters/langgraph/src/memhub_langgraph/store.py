@@ -97,7 +97,9 @@ class MemHubStore(BaseStore):
             )
         dims = engine.embedder.dim if engine is not None else index.get("dims")
         if index.get("dims") not in (None, dims):
-            raise ValueError(f"index dims {index['dims']} != the client's embedder dimension {dims}")
+            raise ValueError(
+                f"index dims {index['dims']} != the client's embedder dimension {dims}"
+            )
         fields = list(index.get("fields") or ["$"])
         self.index_config: dict[str, Any] = {"dims": dims, "fields": fields}
         self._fields = it.tokenized_fields(fields)
@@ -188,8 +190,7 @@ class MemHubStore(BaseStore):
     async def _get_many(self, ops: list[GetOp], at: datetime) -> list[Item | None]:
         pids = [it.item_point_id(self._tenant, op.namespace, op.key) for op in ops]
         found = {
-            p.id: p.payload
-            for p in await self.client.records.get("memories", list(set(pids)))
+            p.id: p.payload for p in await self.client.records.get("memories", list(set(pids)))
         }
         out: list[Item | None] = []
         refresh: dict[str, dict] = {}
@@ -322,8 +323,11 @@ class MemHubStore(BaseStore):
     ) -> None:
         records = self.client.records
         pids = {k: it.item_point_id(self._tenant, k[0], k[1]) for k in puts}
-        old = {p.id: p.payload for p in await records.get("memories", list(pids.values()))
-               if p.payload.get("layer") == it.ITEM}  # fmt: skip
+        old = {
+            p.id: p.payload
+            for p in await records.get("memories", list(pids.values()))
+            if p.payload.get("layer") == it.ITEM
+        }
         payloads: list[dict] = []
         texts: list[str | None] = []
         stale: list[str] = []
@@ -338,10 +342,17 @@ class MemHubStore(BaseStore):
             found = [] if op.index is False else it.extract_texts(op.value, op.index, self._fields)
             live = before is not None and not it.is_expired(before, at)
             item = it.item_payload(
-                pid, tenant=self._tenant, scope=self._item_scope(namespace), namespace=namespace, key=key,
-                value=op.value, created_at=before["created_at"] if live else it.iso(at), at=at, ttl=op.ttl,
+                pid,
+                tenant=self._tenant,
+                scope=self._item_scope(namespace),
+                namespace=namespace,
+                key=key,
+                value=op.value,
+                created_at=before["created_at"] if live else it.iso(at),
+                at=at,
+                ttl=op.ttl,
                 texts=len(found),
-            )  # fmt: skip
+            )
             payloads.append(item)
             # The value is stored as given (get must return it), but secrets never reach the index.
             texts.append(_indexable(found[0][1]) if found else None)
@@ -370,8 +381,13 @@ class MemHubStore(BaseStore):
 
     async def _sweep(self) -> int:
         store = self.client.records
-        where = Where(must=(Match("tenant", self._tenant), Match("layer", it.ITEM),
-                            DateRange("expires_at", lte=it.iso(it.now()))))  # fmt: skip
+        where = Where(
+            must=(
+                Match("tenant", self._tenant),
+                Match("layer", it.ITEM),
+                DateRange("expires_at", lte=it.iso(it.now())),
+            )
+        )
         deleted = 0
         while True:
             page, _ = await store.scroll("memories", where, limit=_PAGE)

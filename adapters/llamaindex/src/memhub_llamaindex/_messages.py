@@ -8,8 +8,12 @@ from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock, ToolCallBlock
 
-_ROLES = {MessageRole.USER: "user", MessageRole.ASSISTANT: "assistant", MessageRole.CHATBOT: "assistant",
-          MessageRole.MODEL: "assistant"}  # fmt: skip
+_ROLES = {
+    MessageRole.USER: "user",
+    MessageRole.ASSISTANT: "assistant",
+    MessageRole.CHATBOT: "assistant",
+    MessageRole.MODEL: "assistant",
+}
 
 
 def text_of(message: ChatMessage) -> str:
@@ -25,8 +29,13 @@ def _tool_calls(message: ChatMessage) -> list[dict[str, Any]]:
                 if isinstance(block.tool_kwargs, str)
                 else json.dumps(block.tool_kwargs)
             )
-            calls.append({"id": block.tool_call_id, "type": "function",
-                          "function": {"name": block.tool_name, "arguments": args}})  # fmt: skip
+            calls.append(
+                {
+                    "id": block.tool_call_id,
+                    "type": "function",
+                    "function": {"name": block.tool_name, "arguments": args},
+                }
+            )
     return calls
 
 

@@ -63,8 +63,13 @@ class MemHubMemoryBlock(BaseMemoryBlock[str]):
         query = latest_user_text(messages)
         if not query:
             return ""
-        args = search_kwargs(user_id=self.user_id, app_id=self.app_id, agent_id=self.agent_id, limit=self.limit,
-                             groups=self.groups)  # fmt: skip
+        args = search_kwargs(
+            user_id=self.user_id,
+            app_id=self.app_id,
+            agent_id=self.agent_id,
+            limit=self.limit,
+            groups=self.groups,
+        )
         return render(await self._memhub.search(query, **args), self.groups, self.template)
 
     async def _aput(self, messages: list[ChatMessage]) -> None:
@@ -74,5 +79,10 @@ class MemHubMemoryBlock(BaseMemoryBlock[str]):
         session = self.session_id or next(
             (m.additional_kwargs.get("session_id") for m in messages), None
         )
-        await self._memhub.add(converted, user_id=self.user_id, app_id=self.app_id, agent_id=self.agent_id,
-                               session_id=session)  # fmt: skip
+        await self._memhub.add(
+            converted,
+            user_id=self.user_id,
+            app_id=self.app_id,
+            agent_id=self.agent_id,
+            session_id=session,
+        )

@@ -94,8 +94,15 @@ class MemHubMemory(BaseMemory):
         block = {"limit": limit, "groups": tuple(groups), "template": template}
         scope = {"user_id": user_id, "app_id": app_id, "agent_id": agent_id}
         _ensure_block(memory, client=client, session_id=session_id, **scope, **block)
-        return cls(client=client, user_id=user_id, app_id=app_id, agent_id=agent_id,
-                   session_id=session_id or memory.session_id, add_every=add_every, memory=memory)  # fmt: skip
+        return cls(
+            client=client,
+            user_id=user_id,
+            app_id=app_id,
+            agent_id=agent_id,
+            session_id=session_id or memory.session_id,
+            add_every=add_every,
+            memory=memory,
+        )
 
     def model_post_init(self, context: Any, /) -> None:
         self._memhub = MemHub(self.client)
@@ -139,8 +146,12 @@ class MemHubMemory(BaseMemory):
         return converted if any(m["content"] for m in converted) else []
 
     def _scope(self) -> dict[str, Any]:
-        return {"user_id": self.user_id, "app_id": self.app_id, "agent_id": self.agent_id,
-                "session_id": self.session_id}  # fmt: skip
+        return {
+            "user_id": self.user_id,
+            "app_id": self.app_id,
+            "agent_id": self.agent_id,
+            "session_id": self.session_id,
+        }
 
     def put(self, message: ChatMessage) -> None:
         self.memory.put(message)

@@ -78,8 +78,10 @@ class CaptureReport:
 
     def summary(self) -> str:
         head = "dry run: would capture" if self.dry_run else "captured"
-        text = (f"{head} {self.new} new sessions, {self.updated} updated, {self.unchanged} unchanged "
-                f"({self.messages} messages)")  # fmt: skip
+        text = (
+            f"{head} {self.new} new sessions, {self.updated} updated, {self.unchanged} unchanged "
+            f"({self.messages} messages)"
+        )
         return text + (f"; {self.failed} failed, see the warnings" if self.failed else "")
 
     def to_dict(self) -> dict[str, Any]:
@@ -115,8 +117,9 @@ async def capture(
     for done, path in enumerate(files):
         if progress:
             progress(done, len(files))
-        outcome, count = await _capture_file(parser, path, state, client=client, user_id=user_id,
-                                             since=since, warn=warn)  # fmt: skip
+        outcome, count = await _capture_file(
+            parser, path, state, client=client, user_id=user_id, since=since, warn=warn
+        )
         if outcome != "excluded":
             setattr(report, outcome, getattr(report, outcome) + 1)
         report.messages += count
@@ -166,9 +169,14 @@ async def _capture_file(
         return outcome, len(t.messages)
     try:
         for batch in _batches(t.messages):
-            await client.add(messages=batch, user_id=user_id, session_id=t.info.session_id,
-                             workspace_id=t.info.cwd, branch=t.info.branch,
-                             metadata={"source": parser.SOURCE})  # fmt: skip
+            await client.add(
+                messages=batch,
+                user_id=user_id,
+                session_id=t.info.session_id,
+                workspace_id=t.info.cwd,
+                branch=t.info.branch,
+                metadata={"source": parser.SOURCE},
+            )
     except InvalidInputError as err:  # one session memhub refuses does not stop the others
         warn(f"{path}: not captured: {err}")
         return "failed", 0

@@ -50,9 +50,15 @@ SOURCE = "codex"
 
 # User-role messages Codex writes itself (compared case-insensitively, like Codex does).
 _CONTEXT_PREFIXES = (
-    "<environment_context>", "<user_instructions>", "# agents.md instructions for ", "<skill>",
-    "<user_shell_command>", "<turn_aborted>", "<subagent_notification>", "<additional_context>",
-)  # fmt: skip
+    "<environment_context>",
+    "<user_instructions>",
+    "# agents.md instructions for ",
+    "<skill>",
+    "<user_shell_command>",
+    "<turn_aborted>",
+    "<subagent_notification>",
+    "<additional_context>",
+)
 _IDE_REQUEST = "## My request for Codex:"  # the IDE extension puts editor context before it
 _OUTPUTS = ("function_call_output", "custom_tool_call_output", "mcp_tool_call_output")
 _PATCH_PATH = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$", re.M)

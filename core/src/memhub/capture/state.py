@@ -44,17 +44,26 @@ class Entry:
     captured_at: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"source": self.source, "session_id": self.info.session_id, "bytes": self.cursor.bytes,
-                "lines": self.cursor.lines, "messages": self.messages,
-                **{k: v for k, v in asdict(self.info).items() if k != "session_id"},
-                "captured_at": self.captured_at}  # fmt: skip
+        return {
+            "source": self.source,
+            "session_id": self.info.session_id,
+            "bytes": self.cursor.bytes,
+            "lines": self.cursor.lines,
+            "messages": self.messages,
+            **{k: v for k, v in asdict(self.info).items() if k != "session_id"},
+            "captured_at": self.captured_at,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Entry:
         info = SessionInfo(**{f.name: data.get(f.name) for f in fields(SessionInfo)})
-        return cls(source=data["source"], cursor=Cursor(int(data["bytes"]), int(data["lines"])),
-                   messages=int(data.get("messages", 0)), info=info,
-                   captured_at=data.get("captured_at"))  # fmt: skip
+        return cls(
+            source=data["source"],
+            cursor=Cursor(int(data["bytes"]), int(data["lines"])),
+            messages=int(data.get("messages", 0)),
+            info=info,
+            captured_at=data.get("captured_at"),
+        )
 
 
 class CaptureState:

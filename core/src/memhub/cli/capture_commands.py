@@ -30,10 +30,15 @@ def register(add: AddCommand) -> None:
         "capture", _capture, "add coding-agent sessions to memory (tool outputs are never read)"
     )
     p.add_argument("agent", choices=tuple(PARSERS), help="whose sessions to read")
-    p.add_argument("--path", metavar="DIR",
-                   help="where the sessions are (default: the agent's own folder)")  # fmt: skip
-    p.add_argument("--since", metavar="DATE", type=_date,
-                   help="only sessions active on or after DATE (2026-11-01 or an ISO time)")  # fmt: skip
+    p.add_argument(
+        "--path", metavar="DIR", help="where the sessions are (default: the agent's own folder)"
+    )
+    p.add_argument(
+        "--since",
+        metavar="DATE",
+        type=_date,
+        help="only sessions active on or after DATE (2026-11-01 or an ISO time)",
+    )
     p.add_argument("--dry-run", action="store_true", help="parse and report; write nothing")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
@@ -64,8 +69,16 @@ async def _capture(inv: Invocation) -> int | None:
     progress = _Sessions(f"capture {a.agent}", a.quiet)
     try:
         if a.dry_run:
-            report = await capture(a.agent, root, client=None, state=CaptureState.load(storage_dir),
-                                   user_id=user_id, since=a.since, warn=progress.warn, progress=progress)  # fmt: skip
+            report = await capture(
+                a.agent,
+                root,
+                client=None,
+                state=CaptureState.load(storage_dir),
+                user_id=user_id,
+                since=a.since,
+                warn=progress.warn,
+                progress=progress,
+            )
         else:
             with locked(storage_dir) as held:
                 if not held:
@@ -73,8 +86,16 @@ async def _capture(inv: Invocation) -> int | None:
                     return None
                 # read under the lock: what the run before this one left
                 state = CaptureState.load(storage_dir)
-                report = await capture(a.agent, root, client=await inv.client(), state=state, user_id=user_id,
-                                       since=a.since, warn=progress.warn, progress=progress)  # fmt: skip
+                report = await capture(
+                    a.agent,
+                    root,
+                    client=await inv.client(),
+                    state=state,
+                    user_id=user_id,
+                    since=a.since,
+                    warn=progress.warn,
+                    progress=progress,
+                )
     finally:
         progress.close()
     inv.emit(report.to_dict(), lambda _: report.summary())

@@ -32,15 +32,23 @@ def register(add: AddCommand) -> None:
 
     p = add("correct", _correct, "change what is believed about a memory")
     p.add_argument("atom_id", metavar="ATOM_ID")
-    p.add_argument("action", metavar="ACTION", choices=get_args(CorrectAction),
-                   help=f"one of: {', '.join(get_args(CorrectAction))}")  # fmt: skip
+    p.add_argument(
+        "action",
+        metavar="ACTION",
+        choices=get_args(CorrectAction),
+        help=f"one of: {', '.join(get_args(CorrectAction))}",
+    )
     p.add_argument("--reason", required=True, help="why; the audit trail shows it")
     p.add_argument("--new-content", help="the new version (replace only)")
 
     p = add("govern", _govern, "change whether a memory may exist")
     p.add_argument("atom_id", metavar="ATOM_ID")
-    p.add_argument("action", metavar="ACTION", choices=get_args(GovernAction),
-                   help=f"one of: {', '.join(get_args(GovernAction))}")  # fmt: skip
+    p.add_argument(
+        "action",
+        metavar="ACTION",
+        choices=get_args(GovernAction),
+        help=f"one of: {', '.join(get_args(GovernAction))}",
+    )
     p.add_argument("--reason", required=True, help="why; the audit trail shows it")
     p.add_argument("--lesson-content", help="the lesson to keep (derive_lesson only)")
 

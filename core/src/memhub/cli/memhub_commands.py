@@ -24,7 +24,9 @@ def register(add: AddCommand) -> None:
     p = add("add", _add, "write a statement or a conversation (facts and profile are extracted)")
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--content", help="one statement; - reads stdin")
-    source.add_argument("--messages-file", metavar="FILE", help="a JSON list of {role, content} messages")
+    source.add_argument(
+        "--messages-file", metavar="FILE", help="a JSON list of {role, content} messages"
+    )
     p.add_argument("--workspace-id", help="version boundary for procedures")
     p.add_argument("--metadata", metavar="JSON", help="a JSON object stored with the memories")
 
@@ -32,7 +34,9 @@ def register(add: AddCommand) -> None:
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--limit", type=int, default=10)
     p.add_argument("--procedure-limit", type=int, default=0, help="also return up to N procedures")
-    p.add_argument("--derived-limit", type=int, default=None, help="also return up to N derived (L3) items")
+    p.add_argument(
+        "--derived-limit", type=int, default=None, help="also return up to N derived (L3) items"
+    )
 
     p = add("search-conversation", _search_conversation, "search the raw conversation turns")
     p.add_argument("query", metavar="QUERY")
@@ -42,7 +46,9 @@ def register(add: AddCommand) -> None:
     p.add_argument("memory_id", metavar="MEMORY_ID")
 
     p = add("list", _list, "a user's memories, newest first")
-    p.add_argument("--include-history", action="store_true", help="also replaced and deleted versions")
+    p.add_argument(
+        "--include-history", action="store_true", help="also replaced and deleted versions"
+    )
 
     p = add("update", _update, "write a new version of a memory")
     p.add_argument("memory_id", metavar="MEMORY_ID")
@@ -51,11 +57,21 @@ def register(add: AddCommand) -> None:
     p = add("delete", _delete, "archive a memory (govern erases content)")
     p.add_argument("memory_id", metavar="MEMORY_ID")
 
-    p = add("forget-user", _forget_user, "erase every memory of one user (--user-id; --app-id: only that app)")
+    p = add(
+        "forget-user",
+        _forget_user,
+        "erase every memory of one user (--user-id; --app-id: only that app)",
+    )
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
-    p = add("digest", _digest, "dual mode: derive L3 patterns for the scopes written since the last digest")
-    p.add_argument("--mode", choices=("system1", "dual"), help="override the configured mode for this run")
+    p = add(
+        "digest",
+        _digest,
+        "dual mode: derive L3 patterns for the scopes written since the last digest",
+    )
+    p.add_argument(
+        "--mode", choices=("system1", "dual"), help="override the configured mode for this run"
+    )
 
     add("config", _config, "show the effective settings and where each comes from (keys masked)")
 
@@ -83,10 +99,16 @@ async def _add(inv: Invocation) -> None:
     s = inv.scope
     client = await inv.client()
     result = await client.add(
-        _text(a.content) if a.content else None, messages, user_id=_user(inv), app_id=s.get("app_id"),
-        agent_id=s.get("agent_id"), session_id=s.get("session_id"), workspace_id=a.workspace_id,
-        branch=s.get("branch"), metadata=metadata,
-    )  # fmt: skip
+        _text(a.content) if a.content else None,
+        messages,
+        user_id=_user(inv),
+        app_id=s.get("app_id"),
+        agent_id=s.get("agent_id"),
+        session_id=s.get("session_id"),
+        workspace_id=a.workspace_id,
+        branch=s.get("branch"),
+        metadata=metadata,
+    )
     inv.emit(result, _write)
 
 
@@ -103,12 +125,22 @@ def _json_object(text: str) -> dict[str, Any]:
 def _write(r: WriteResult) -> str:
     head = f"memory_id {r.memory_id}  extracted {r.extracted_count}  commit_passed {r.commit_passed}  scene {r.scene}"
     rows = [(d.action, d.update_type or "", d.memory_id or "", d.candidate) for d in r.decisions]
-    return head + ("\n" + render.table(("action", "type", "memory", "candidate"), rows) if rows else "")
+    return head + (
+        "\n" + render.table(("action", "type", "memory", "candidate"), rows) if rows else ""
+    )
 
 
 def _items(items: list[MemoryItem]) -> str:
-    rows = [(f"{m.score:.2f}" if m.score is not None else "", m.id, m.layer, render.date(m.created_at),
-             render.one_line(m.content)) for m in items]  # fmt: skip
+    rows = [
+        (
+            f"{m.score:.2f}" if m.score is not None else "",
+            m.id,
+            m.layer,
+            render.date(m.created_at),
+            render.one_line(m.content),
+        )
+        for m in items
+    ]
     return render.table(("score", "id", "layer", "created", "content"), rows) if rows else "(none)"
 
 
@@ -120,14 +152,24 @@ def _groups(r: SearchResult) -> str:
 async def _search(inv: Invocation) -> None:
     a, s = inv.args, inv.scope
     client = await inv.client()
-    result = await client.search(a.query, user_id=_user(inv), app_ids=[s["app_id"]] if "app_id" in s else None,
-                                 agent_id=s.get("agent_id"), session_id=s.get("session_id"), limit=a.limit,
-                                 procedure_limit=a.procedure_limit, derived_context_limit=a.derived_limit)  # fmt: skip
+    result = await client.search(
+        a.query,
+        user_id=_user(inv),
+        app_ids=[s["app_id"]] if "app_id" in s else None,
+        agent_id=s.get("agent_id"),
+        session_id=s.get("session_id"),
+        limit=a.limit,
+        procedure_limit=a.procedure_limit,
+        derived_context_limit=a.derived_limit,
+    )
     inv.emit(result, _groups)
 
 
 def _turns(r: ConversationResult) -> str:
-    rows = [(f"{t.score:.2f}", t.id, t.role, t.session_id or "", render.one_line(t.content)) for t in r.turns]
+    rows = [
+        (f"{t.score:.2f}", t.id, t.role, t.session_id or "", render.one_line(t.content))
+        for t in r.turns
+    ]
     return render.table(("score", "id", "role", "session", "content"), rows) if rows else "(none)"
 
 
@@ -153,7 +195,12 @@ async def _search_conversation(inv: Invocation) -> None:
 async def _get(inv: Invocation) -> None:
     client = await inv.client()
     item = await client.get(inv.args.memory_id, user_id=_user(inv, required=False))
-    inv.emit(item, lambda m: _items([m]) + (f"\nevolution_chain: {m.evolution_chain}" if m.evolution_chain else ""))
+    inv.emit(
+        item,
+        lambda m: (
+            _items([m]) + (f"\nevolution_chain: {m.evolution_chain}" if m.evolution_chain else "")
+        ),
+    )
 
 
 async def _list(inv: Invocation) -> None:
@@ -171,8 +218,13 @@ async def _list(inv: Invocation) -> None:
 
 async def _update(inv: Invocation) -> None:
     client = await inv.client()
-    new_id = await client.update(inv.args.memory_id, _text(inv.args.content), user_id=_user(inv, required=False))
-    inv.emit({"memory_id": new_id, "replaces": inv.args.memory_id}, lambda r: f"new version {r['memory_id']}")
+    new_id = await client.update(
+        inv.args.memory_id, _text(inv.args.content), user_id=_user(inv, required=False)
+    )
+    inv.emit(
+        {"memory_id": new_id, "replaces": inv.args.memory_id},
+        lambda r: f"new version {r['memory_id']}",
+    )
 
 
 async def _delete(inv: Invocation) -> None:
@@ -194,19 +246,25 @@ async def _forget_user(inv: Invocation) -> int | None:
 
 
 def _forgotten(r: ForgetResult) -> str:
-    return (f"tombstoned {r.tombstoned} record(s) of user {r.user_id}: their text is gone from every read\n"
-            "run 'memhub purge' to remove it from the files on disk as well")  # fmt: skip
+    return (
+        f"tombstoned {r.tombstoned} record(s) of user {r.user_id}: their text is gone from every read\n"
+        "run 'memhub purge' to remove it from the files on disk as well"
+    )
 
 
 async def _digest(inv: Invocation) -> None:
     client = await inv.client()
     result = await client.digest(mode=inv.args.mode)
-    inv.emit(result, lambda r: f"processed {r.processed} scope(s), derived {len(r.derived_ids)} item(s)")
+    inv.emit(
+        result, lambda r: f"processed {r.processed} scope(s), derived {len(r.derived_ids)} item(s)"
+    )
 
 
 async def _config(inv: Invocation) -> None:
     settings = Settings.load(storage_dir=getattr(inv.args, "storage_dir", None))
     shown, sources = settings.masked(), settings.sources()
     rows = [(key, render.one_line(value), sources.get(key, "")) for key, value in shown.items()]
-    inv.emit({"settings": shown, "sources": sources}, lambda _: render.table(("key", "value", "source"), rows))
-
+    inv.emit(
+        {"settings": shown, "sources": sources},
+        lambda _: render.table(("key", "value", "source"), rows),
+    )

@@ -94,8 +94,10 @@ def govern(r: GovernResult) -> str:
     text += f"  lesson={r.lesson_atom_id}" if r.lesson_atom_id else ""
     if r.cascaded:  # full ids: each one's history says why
         n = len(r.cascaded)
-        text += (f"\n{n} other {'memory' if n == 1 else 'memories'} {r.exposure_state} with it "
-                 f"(what it came from or what was taken from it): {' '.join(r.cascaded)}")  # fmt: skip
+        text += (
+            f"\n{n} other {'memory' if n == 1 else 'memories'} {r.exposure_state} with it "
+            f"(what it came from or what was taken from it): {' '.join(r.cascaded)}"
+        )
     return text
 
 

@@ -39,7 +39,9 @@ class OpenAICompatibleEmbedder:
         except ImportError as err:
             raise ImportError('install "memhub[openai]" to use OpenAICompatibleEmbedder') from err
         self._openai = openai
-        self._client = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=3)
+        self._client = openai.AsyncOpenAI(
+            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=3
+        )
         self.model = model
         self.dim = dimensions
         self.name = f"openai-compatible/{model}/{dimensions}"
@@ -67,7 +69,9 @@ class OpenAICompatibleEmbedder:
             raise ProviderError(f"embedding request to {self.model} failed: {err}") from err
         vectors = [d.embedding for d in sorted(response.data, key=lambda d: d.index)]
         if any(len(v) != self.dim for v in vectors):
-            raise ProviderError(f"{self.model} returned vectors of size {len(vectors[0])}, expected {self.dim}")
+            raise ProviderError(
+                f"{self.model} returned vectors of size {len(vectors[0])}, expected {self.dim}"
+            )
         return vectors
 
     async def embed_query(self, text: str) -> list[float]:

@@ -35,7 +35,9 @@ BINDING_KEYS = ("workspace", "repository", "branch")
 _ANY = "\x00*"  # cannot collide with a real value: payload strings never hold NUL
 
 
-def _key(tenant: str, user: str, app: str, status: str, exposure: str, layer: str, binding: str) -> str:
+def _key(
+    tenant: str, user: str, app: str, status: str, exposure: str, layer: str, binding: str
+) -> str:
     raw = "\x1f".join((VERSION, tenant, user, app, status, exposure, layer, binding))
     return hashlib.blake2b(raw.encode(), digest_size=8).hexdigest()
 
@@ -49,12 +51,21 @@ def access_keys(payload: dict[str, Any]) -> list[str]:
     base = (payload.get("tenant", ""), payload.get("user_id") or "")
     state = (payload.get("status", ""), payload.get("exposure", ""), payload.get("layer", ""))
     exact = _binding([payload.get(k) or "" for k in BINDING_KEYS])
-    return [_key(*base, app, *state, binding)
-            for app in (payload.get("app_id") or "", _ANY) for binding in (exact, _ANY)]  # fmt: skip
+    return [
+        _key(*base, app, *state, binding)
+        for app in (payload.get("app_id") or "", _ANY)
+        for binding in (exact, _ANY)
+    ]
 
 
-def read_keys(tenant: str, user: str | None, apps: Iterable[str] | None, statuses: Iterable[str],
-              layers: Iterable[str], bindings: Iterable[Sequence[str]] | None) -> list[str]:  # fmt: skip
+def read_keys(
+    tenant: str,
+    user: str | None,
+    apps: Iterable[str] | None,
+    statuses: Iterable[str],
+    layers: Iterable[str],
+    bindings: Iterable[Sequence[str]] | None,
+) -> list[str]:
     """The keys a read accepts.
 
     Args:
@@ -64,8 +75,10 @@ def read_keys(tenant: str, user: str | None, apps: Iterable[str] | None, statuse
     """
     app_parts = list(apps) if apps is not None else [_ANY]
     binding_parts = [_binding(b) for b in bindings] if bindings is not None else [_ANY]
-    return [_key(tenant, user or "", app, status, "visible", layer, binding)
-            for app, status, layer, binding in product(app_parts, statuses, layers, binding_parts)]  # fmt: skip
+    return [
+        _key(tenant, user or "", app, status, "visible", layer, binding)
+        for app, status, layer, binding in product(app_parts, statuses, layers, binding_parts)
+    ]
 
 
 def owned(payload: dict[str, Any], scope: Scope) -> bool:

@@ -66,7 +66,9 @@ class Engine:
     only there, and never across a model call.
     """
 
-    def __init__(self, store: MemoryStore, embedder: Embedder, *, actor: str = "agent", rrf_k: int = 2):
+    def __init__(
+        self, store: MemoryStore, embedder: Embedder, *, actor: str = "agent", rrf_k: int = 2
+    ):
         if not isinstance(embedder, Embedder):
             raise InvalidInputError(
                 f"{type(embedder).__name__} is not an Embedder (memhub.embed.base.Embedder): it needs "
@@ -124,8 +126,12 @@ class Engine:
         """Check the store was built with this embedder; return its schema version."""
         found = await self.store.retrieve("meta", [_META_ID])
         if not found:
-            meta = {"schema_version": SCHEMA_VERSION, "embedder": self.embedder.name,
-                    "dim": self.embedder.dim, "snapshot_version": 0}  # fmt: skip
+            meta = {
+                "schema_version": SCHEMA_VERSION,
+                "embedder": self.embedder.name,
+                "dim": self.embedder.dim,
+                "snapshot_version": 0,
+            }
             await self.store.upsert("meta", [StoredPoint(_META_ID, meta)])
             return SCHEMA_VERSION
         meta = found[0].payload
@@ -150,7 +156,9 @@ class Engine:
                     await self.log_replace(old[0].payload, point.payload["id"], step, once=True)
                 full = (await self.store.retrieve("memories", [point.id], with_vectors=True))[0]
                 full.payload = with_access({**_without_step(full.payload), "status": "active"})
-                await self.store.upsert("memories", [full])  # an upsert replaces vectors too: keep them
+                await self.store.upsert(
+                    "memories", [full]
+                )  # an upsert replaces vectors too: keep them
             else:
                 await self.store.delete("memories", [point.id])
 
@@ -166,12 +174,16 @@ class Engine:
         if schema >= SCHEMA_VERSION:
             return
         while True:  # 1 -> 2: every memory gets its access key
-            batch, _ = await self.store.scroll("memories", Where(must=(IsEmpty(ACCESS_KEY),)), limit=256)
+            batch, _ = await self.store.scroll(
+                "memories", Where(must=(IsEmpty(ACCESS_KEY),)), limit=256
+            )
             if not batch:
                 break
             full = await self.store.retrieve("memories", [p.id for p in batch], with_vectors=True)
-            await self.store.upsert("memories", [StoredPoint(p.id, with_access(p.payload), p.dense, p.sparse)
-                                                 for p in full])  # fmt: skip
+            await self.store.upsert(
+                "memories",
+                [StoredPoint(p.id, with_access(p.payload), p.dense, p.sparse) for p in full],
+            )
         found = await self.store.retrieve("meta", [_META_ID])
         meta = {**found[0].payload, "schema_version": SCHEMA_VERSION}
         await self.store.upsert("meta", [StoredPoint(_META_ID, meta)])
@@ -218,7 +230,11 @@ class Engine:
 
     async def get(self, atom_id: str, tenant: str) -> dict[str, Any]:
         found = await self.store.retrieve("memories", [to_point_id(atom_id)])
-        if not found or found[0].payload.get("tenant") != tenant or found[0].payload.get("status") == "pending":
+        if (
+            not found
+            or found[0].payload.get("tenant") != tenant
+            or found[0].payload.get("status") == "pending"
+        ):
             raise NotFoundError(f"no memory with id {atom_id}")
         return found[0].payload
 
@@ -237,8 +253,12 @@ class Engine:
         found = await self.store.retrieve("memories", [to_point_id(i) for i in atom_ids])
         return [p.payload for p in found]
 
-    async def insert(self, payloads: Sequence[dict[str, Any]], vector_texts: Sequence[str | None],
-                     vectors: Sequence[list[float]] | None = None) -> None:  # fmt: skip
+    async def insert(
+        self,
+        payloads: Sequence[dict[str, Any]],
+        vector_texts: Sequence[str | None],
+        vectors: Sequence[list[float]] | None = None,
+    ) -> None:
         """Store new memories; a ``None`` vector text stores the record without vectors.
 
         ``vectors`` (one per non-empty text) skips embedding when the caller has them already.
@@ -249,11 +269,15 @@ class Engine:
         for payload, text in zip(payloads, vector_texts, strict=True):
             vec = next(dense) if text else None
             sparse = self.bm25.document(text) if text else None
-            points.append(StoredPoint(to_point_id(payload["id"]), with_access(payload), vec, sparse))
+            points.append(
+                StoredPoint(to_point_id(payload["id"]), with_access(payload), vec, sparse)
+            )
         await self.store.upsert("memories", points)
         self._changed(payloads)
 
-    async def update(self, payload: dict[str, Any], patch: dict[str, Any], *, replace: bool = False) -> dict[str, Any]:
+    async def update(
+        self, payload: dict[str, Any], patch: dict[str, Any], *, replace: bool = False
+    ) -> dict[str, Any]:
         """Apply ``patch`` only if nobody changed the record since ``payload`` was read.
 
         The condition on ``rev`` is Qdrant's conditional update, so two writers on a
@@ -274,8 +298,14 @@ class Engine:
             only_if=Where(must=(Match("rev", rev),)),
         )
         after = await self.store.retrieve("memories", [pid])
-        if not after or after[0].payload.get("rev") != rev + 1 or after[0].payload.get("updated_at") != new["updated_at"]:
-            raise ConflictError(f"memory {payload['id']} was changed by another writer; read it again and retry")
+        if (
+            not after
+            or after[0].payload.get("rev") != rev + 1
+            or after[0].payload.get("updated_at") != new["updated_at"]
+        ):
+            raise ConflictError(
+                f"memory {payload['id']} was changed by another writer; read it again and retry"
+            )
         self._changed([new])
         return new
 
@@ -286,11 +316,31 @@ class Engine:
 
     # -- audit log ----------------------------------------------------------------
 
-    async def log(self, atom_id: str, kind: str, action: str, *, tenant: str, before: Any = None,
-                  after: Any = None, reason: str | None = None, **extra: Any) -> None:  # fmt: skip
+    async def log(
+        self,
+        atom_id: str,
+        kind: str,
+        action: str,
+        *,
+        tenant: str,
+        before: Any = None,
+        after: Any = None,
+        reason: str | None = None,
+        **extra: Any,
+    ) -> None:
         """Append one step to the audit log. Events never hold memory content."""
-        event = {"atom_id": atom_id, "kind": kind, "action": action, "from": before, "to": after,
-                 "reason": reason, "by": self.actor, "at": now(), "tenant": tenant, **extra}  # fmt: skip
+        event = {
+            "atom_id": atom_id,
+            "kind": kind,
+            "action": action,
+            "from": before,
+            "to": after,
+            "reason": reason,
+            "by": self.actor,
+            "at": now(),
+            "tenant": tenant,
+            **extra,
+        }
         await self.store.upsert("events", [StoredPoint(str(uuid.uuid4()), event)])
 
     async def log_replace(

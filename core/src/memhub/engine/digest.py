@@ -26,14 +26,36 @@ from memhub.store.base import Match, StoredPoint, Where, every
 MIN_SUPPORT = 3
 SOURCE_LAYERS = ("fact", "profile", "procedure")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.+#-]{2,}|[\u4e00-\u9fff]{2,}")
-_STOP = {"the", "and", "for", "with", "that", "this", "have", "was", "are", "用户", "我们", "一个", "这个", "就是", "已经", "因为", "所以"}
+_STOP = {
+    "the",
+    "and",
+    "for",
+    "with",
+    "that",
+    "this",
+    "have",
+    "was",
+    "are",
+    "用户",
+    "我们",
+    "一个",
+    "这个",
+    "就是",
+    "已经",
+    "因为",
+    "所以",
+}
 DIGEST_PROMPT = """Find durable patterns across these memories of one user (habits, recurring needs, stable tendencies).
 Return JSON: {"derived": [{"text": str, "evidence_ids": [ids of the memories that support it]}]}.
 Only patterns supported by at least two memories; write each in the memories' language."""
 
 
 def _pending_id(scope: Scope) -> str:
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, "memhub-pending:" + json.dumps(scope.payload(), sort_keys=True)))
+    return str(
+        uuid.uuid5(
+            uuid.NAMESPACE_URL, "memhub-pending:" + json.dumps(scope.payload(), sort_keys=True)
+        )
+    )
 
 
 async def mark_pending(engine: Engine, scope: Scope) -> None:
@@ -46,7 +68,11 @@ async def drop_pending(engine: Engine, tenant: str, user_id: str, app_id: str | 
 
     The caller holds ``engine.write_lock``. Returns how many were dropped.
     """
-    must = [Match("kind", "pending_scope"), Match("scope.tenant", tenant), Match("scope.user_id", user_id)]
+    must = [
+        Match("kind", "pending_scope"),
+        Match("scope.tenant", tenant),
+        Match("scope.user_id", user_id),
+    ]
     if app_id is not None:
         must.append(Match("scope.app_id", app_id))
     dropped = 0
@@ -68,7 +94,9 @@ def _terms(text: str) -> set[str]:
     return terms - _STOP
 
 
-def recurring_themes(memories: list[dict[str, Any]], min_support: int = MIN_SUPPORT) -> list[tuple[str, list[str]]]:
+def recurring_themes(
+    memories: list[dict[str, Any]], min_support: int = MIN_SUPPORT
+) -> list[tuple[str, list[str]]]:
     """``(term, evidence ids)`` for terms shared by ``min_support``+ memories, strongest first.
 
     A term is dropped when a longer term already covers the same evidence.
@@ -77,8 +105,10 @@ def recurring_themes(memories: list[dict[str, Any]], min_support: int = MIN_SUPP
     for m in memories:
         for term in _terms(m.get("content", "")):
             support[term].add(m["id"])
-    themes = sorted(((t, ids) for t, ids in support.items() if len(ids) >= min_support),
-                    key=lambda x: (-len(x[1]), -len(x[0]), x[0]))  # fmt: skip
+    themes = sorted(
+        ((t, ids) for t, ids in support.items() if len(ids) >= min_support),
+        key=lambda x: (-len(x[1]), -len(x[0]), x[0]),
+    )
     kept: list[tuple[str, list[str]]] = []
     for term, ids in themes:
         if not any(ids <= set(k_ids) for _, k_ids in kept):
@@ -105,8 +135,10 @@ async def digest(engine: Engine, *, llm: Any = None, tenant: str = "local") -> D
             derived_ids += await _replace_derived(engine, scope, items)
             await engine.store.delete("meta", [point.id])
             await engine.bump()
-    return DigestResult(processed=sum(1 for p in points if p.payload["scope"].get("tenant", "local") == tenant),
-                        derived_ids=derived_ids)  # fmt: skip
+    return DigestResult(
+        processed=sum(1 for p in points if p.payload["scope"].get("tenant", "local") == tenant),
+        derived_ids=derived_ids,
+    )
 
 
 async def _derive(engine: Engine, scope: Scope, llm: Any) -> list[tuple[str, list[str]]]:
@@ -117,7 +149,9 @@ async def _derive(engine: Engine, scope: Scope, llm: Any) -> list[tuple[str, lis
         listing = "\n".join(f"[{m['id']}] {m['content']}" for m in memories)
         data = await llm.complete_json(DIGEST_PROMPT, listing)
         known = {m["id"] for m in memories}
-        found = [(text, [i for i in ids if i in known]) for text, ids in _derived(data)]  # only ids it was shown
+        found = [
+            (text, [i for i in ids if i in known]) for text, ids in _derived(data)
+        ]  # only ids it was shown
         items = [(text, ids) for text, ids in found if text and ids]
     else:
         items = [(_theme_text(t, ids, memories), ids) for t, ids in recurring_themes(memories)]
@@ -128,21 +162,28 @@ def _derived(data: Any) -> list[tuple[str, list[str]]]:
     """``{"derived": [{"text": str, "evidence_ids": [str]}]}`` from the model, or ``ProviderError``."""
     derived = data.get("derived", []) if isinstance(data, dict) else None
     if not isinstance(derived, list) or not all(
-        isinstance(d, dict) and isinstance(d.get("text", ""), str) and isinstance(d.get("evidence_ids", []), list)
+        isinstance(d, dict)
+        and isinstance(d.get("text", ""), str)
+        and isinstance(d.get("evidence_ids", []), list)
         for d in derived
     ):
         raise ProviderError(f"the digest model returned malformed patterns: {str(data)[:200]}")
     return [(d.get("text", ""), [str(i) for i in d.get("evidence_ids", [])]) for d in derived]
 
 
-async def _replace_derived(engine: Engine, scope: Scope, items: list[tuple[str, list[str]]]) -> list[str]:
-    for p in await every(engine.store, "memories", visible(scope, ("derived",))):  # a digest restates the scope's patterns: earlier ones are archived
+async def _replace_derived(
+    engine: Engine, scope: Scope, items: list[tuple[str, list[str]]]
+) -> list[str]:
+    for p in await every(
+        engine.store, "memories", visible(scope, ("derived",))
+    ):  # a digest restates the scope's patterns: earlier ones are archived
         await engine.update(p.payload, {"status": "archived"})
-    payloads = [new_payload(new_id(), text, layer="derived", scope=scope, source="system", evidence=ids)
-                for text, ids in items]  # fmt: skip
+    payloads = [
+        new_payload(new_id(), text, layer="derived", scope=scope, source="system", evidence=ids)
+        for text, ids in items
+    ]
     if payloads:
         await engine.insert(payloads, [p["content"] for p in payloads])
     for p in payloads:
         await engine.log(p["id"], "status", "digest", tenant=scope.tenant, after="active")
     return [p["id"] for p in payloads]
-

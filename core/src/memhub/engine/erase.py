@@ -64,7 +64,9 @@ async def forget_user(
 async def _forget(engine: Engine, tenant: str, user_id: str, app_id: str | None) -> int:
     erased = 0
     # the next page's first point is untouched by this one, so its offset holds
-    async for page in pages(engine.store, "memories", user_records(tenant, user_id, app_id), size=PAGE):
+    async for page in pages(
+        engine.store, "memories", user_records(tenant, user_id, app_id), size=PAGE
+    ):
         erased += await _erase(engine, [p.payload for p in page])
     dropped = await drop_pending(engine, tenant, user_id, app_id)
     if erased or dropped:

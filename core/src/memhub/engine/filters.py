@@ -29,8 +29,13 @@ def _narrowing(scope: Scope) -> list[Match]:
     return [Match(k, v) for k in _OPTIONAL_KEYS if (v := getattr(scope, k)) and v != ANY]
 
 
-def visible(scope: Scope, layers: Iterable[str], *, app_ids: Iterable[str] | None = None,
-            statuses: Iterable[str] = ("active",)) -> Where:  # fmt: skip
+def visible(
+    scope: Scope,
+    layers: Iterable[str],
+    *,
+    app_ids: Iterable[str] | None = None,
+    statuses: Iterable[str] = ("active",),
+) -> Where:
     """Visible memories of ``scope`` with one of ``layers`` and ``statuses``.
 
     Said with the access key (``memhub.engine.access``): one condition instead of one
@@ -40,7 +45,9 @@ def visible(scope: Scope, layers: Iterable[str], *, app_ids: Iterable[str] | Non
     values = [getattr(scope, k) for k in BINDING_KEYS]
     exact = ANY not in values
     bindings = list(product(*([""] if v is None else [v, ""] for v in values))) if exact else None
-    keys = read_keys(scope.tenant, scope.user_id, _apps(scope, app_ids), tuple(statuses), tuple(layers), bindings)
+    keys = read_keys(
+        scope.tenant, scope.user_id, _apps(scope, app_ids), tuple(statuses), tuple(layers), bindings
+    )
     must: list = [MatchAny(ACCESS_KEY, tuple(keys)), *_narrowing(scope)]
     if not exact:
         must += [_binding(k, v) for k, v in zip(BINDING_KEYS, values, strict=True) if v != ANY]

@@ -77,14 +77,17 @@ def _reason(reason: str | None) -> str:
     return redact(reason.strip()).text
 
 
-async def find_duplicate(engine: Engine, text: str, vector: list[float], scope: Scope,
-                         layers=RECALL_LAYERS) -> str | None:  # fmt: skip
+async def find_duplicate(
+    engine: Engine, text: str, vector: list[float], scope: Scope, layers=RECALL_LAYERS
+) -> str | None:
     """An active memory in the same scope saying the same thing (exact or near).
 
     ``vector`` is the text's passage embedding (the one it would be stored with).
     """
     where = reconciling(scope, layers)
-    exact, _ = await engine.store.scroll("memories", where.and_(Match("content_hash", content_hash(text))), limit=1)
+    exact, _ = await engine.store.scroll(
+        "memories", where.and_(Match("content_hash", content_hash(text))), limit=1
+    )
     if exact:
         return exact[0].payload["id"]
     for hit in await engine.store.dense_query(vector, where, limit=3):
@@ -114,16 +117,35 @@ async def memorize(
         duplicate = await find_duplicate(engine, text, vector, scope)
         if duplicate:
             dup = await engine.get(duplicate, scope.tenant)
-            return MemorizeResult(atom_id=duplicate, effect="no_op", epistemic=dup["epistemic"],
-                                  polarity=dup["polarity"], redacted=kinds, duplicate_of=duplicate,
-                                  **_epistemic_candidate(dup, epistemic or infer_epistemic(text)))  # fmt: skip
-        payload = new_payload(new_id(), text, layer=layer, scope=scope, source=source,
-                              epistemic=epistemic, polarity=polarity, metadata=metadata)  # fmt: skip
+            return MemorizeResult(
+                atom_id=duplicate,
+                effect="no_op",
+                epistemic=dup["epistemic"],
+                polarity=dup["polarity"],
+                redacted=kinds,
+                duplicate_of=duplicate,
+                **_epistemic_candidate(dup, epistemic or infer_epistemic(text)),
+            )
+        payload = new_payload(
+            new_id(),
+            text,
+            layer=layer,
+            scope=scope,
+            source=source,
+            epistemic=epistemic,
+            polarity=polarity,
+            metadata=metadata,
+        )
         await engine.insert([payload], [text], [vector])
         await engine.log(payload["id"], "status", "memorize", tenant=scope.tenant, after="active")
         await engine.bump()
-    return MemorizeResult(atom_id=payload["id"], effect="applied", epistemic=payload["epistemic"],
-                          polarity=payload["polarity"], redacted=kinds)  # fmt: skip
+    return MemorizeResult(
+        atom_id=payload["id"],
+        effect="applied",
+        epistemic=payload["epistemic"],
+        polarity=payload["polarity"],
+        redacted=kinds,
+    )
 
 
 # (stored, restated) -> the correct actions that take the memory there
@@ -151,7 +173,9 @@ def _epistemic_candidate(stored: dict, restated: str) -> dict[str, str]:
     return {"suggested_correction": steps[0], "note": note}
 
 
-async def recall(engine: Engine, query: str, scope: Scope, *, limit: int = 10, layers=RECALL_LAYERS) -> RecallResult:
+async def recall(
+    engine: Engine, query: str, scope: Scope, *, limit: int = 10, layers=RECALL_LAYERS
+) -> RecallResult:
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("query must be a non-empty string")
     if not 1 <= limit <= 200:
@@ -160,11 +184,20 @@ async def recall(engine: Engine, query: str, scope: Scope, *, limit: int = 10, l
     if scope.workspace not in (None, ANY):  # never inferred: named, it narrows
         where = where.and_(Match("workspace", scope.workspace))
     hits = await hybrid(engine, query, where, limit)
-    return RecallResult(atoms=[
-        RecalledAtom(atom_id=p["id"], content=p["content"], score=score, created_at=p["created_at"],
-                     source=p.get("source"), layer=p["layer"], epistemic=p.get("epistemic"))
-        for p, score in hits
-    ])  # fmt: skip
+    return RecallResult(
+        atoms=[
+            RecalledAtom(
+                atom_id=p["id"],
+                content=p["content"],
+                score=score,
+                created_at=p["created_at"],
+                source=p.get("source"),
+                layer=p["layer"],
+                epistemic=p.get("epistemic"),
+            )
+            for p, score in hits
+        ]
+    )
 
 
 async def query_vectors(engine: Engine, query: str) -> tuple[list[float], SparseVector]:
@@ -173,8 +206,14 @@ async def query_vectors(engine: Engine, query: str) -> tuple[list[float], Sparse
     return await engine.embedder.embed_query(query), engine.bm25.query(query)
 
 
-async def hybrid(engine: Engine, query: str | tuple[list[float], SparseVector], where: Where, limit: int,
-                 weights: tuple[float, float] = (1.0, 1.0), prefetch: int | None = None) -> list[tuple[dict, float]]:  # fmt: skip
+async def hybrid(
+    engine: Engine,
+    query: str | tuple[list[float], SparseVector],
+    where: Where,
+    limit: int,
+    weights: tuple[float, float] = (1.0, 1.0),
+    prefetch: int | None = None,
+) -> list[tuple[dict, float]]:
     """Dense + BM25 fused by RRF; scores normalised to 0..1 (1 = ranked first by both).
 
     ``query`` is the text, or its :func:`query_vectors`. ``weights`` (dense, bm25):
@@ -183,7 +222,12 @@ async def hybrid(engine: Engine, query: str | tuple[list[float], SparseVector], 
     """
     dense, sparse = await query_vectors(engine, query) if isinstance(query, str) else query
     hits = await engine.store.hybrid_query(
-        dense, sparse, where, limit=limit, prefetch_limit=prefetch or max(50, limit * 5), rrf_k=engine.rrf_k,
+        dense,
+        sparse,
+        where,
+        limit=limit,
+        prefetch_limit=prefetch or max(50, limit * 5),
+        rrf_k=engine.rrf_k,
         weights=None if weights == (1.0, 1.0) else weights,
     )
     used = weights if sparse.indices else weights[:1]
@@ -194,7 +238,12 @@ async def hybrid(engine: Engine, query: str | tuple[list[float], SparseVector], 
 
 
 async def correct(
-    engine: Engine, target_atom: str, action: str, reason: str, scope: Scope, new_content: str | None = None
+    engine: Engine,
+    target_atom: str,
+    action: str,
+    reason: str,
+    scope: Scope,
+    new_content: str | None = None,
 ) -> CorrectResult:
     if action not in ("replace", "negate", "confirm_actual", "confirm_necessary", "demote"):
         raise InvalidInputError(f"unknown correct action {action!r}")
@@ -209,20 +258,60 @@ async def correct(
         if action == "replace":
             new_atom = await replace_version(engine, old, text, why, action="replace")
             await engine.bump()
-            return CorrectResult(atom_id=target_atom, action=action, effect="applied",
-                                 new_atom_id=new_atom["id"], status="superseded", epistemic=new_atom["epistemic"])  # fmt: skip
+            return CorrectResult(
+                atom_id=target_atom,
+                action=action,
+                effect="applied",
+                new_atom_id=new_atom["id"],
+                status="superseded",
+                epistemic=new_atom["epistemic"],
+            )
         if action == "negate":
             await engine.update(old, {"status": "negated"})
-            await engine.log(target_atom, "status", action, tenant=scope.tenant, before=old["status"], after="negated", reason=why)
+            await engine.log(
+                target_atom,
+                "status",
+                action,
+                tenant=scope.tenant,
+                before=old["status"],
+                after="negated",
+                reason=why,
+            )
             await engine.bump()
-            return CorrectResult(atom_id=target_atom, action=action, effect="applied", status="negated", epistemic=old["epistemic"])
+            return CorrectResult(
+                atom_id=target_atom,
+                action=action,
+                effect="applied",
+                status="negated",
+                epistemic=old["epistemic"],
+            )
         after = transitions.epistemic_after(action, old["epistemic"])
         if after is None:
-            return CorrectResult(atom_id=target_atom, action=action, effect="no_op", status=old["status"], epistemic=old["epistemic"])
+            return CorrectResult(
+                atom_id=target_atom,
+                action=action,
+                effect="no_op",
+                status=old["status"],
+                epistemic=old["epistemic"],
+            )
         await engine.update(old, {"epistemic": after})
-        await engine.log(target_atom, "epistemic", action, tenant=scope.tenant, before=old["epistemic"], after=after, reason=why)
+        await engine.log(
+            target_atom,
+            "epistemic",
+            action,
+            tenant=scope.tenant,
+            before=old["epistemic"],
+            after=after,
+            reason=why,
+        )
         await engine.bump()
-        return CorrectResult(atom_id=target_atom, action=action, effect="applied", status=old["status"], epistemic=after)
+        return CorrectResult(
+            atom_id=target_atom,
+            action=action,
+            effect="applied",
+            status=old["status"],
+            epistemic=after,
+        )
 
 
 async def chain_head(engine: Engine, payload: dict) -> dict:
@@ -241,9 +330,19 @@ async def check_correctable(engine: Engine, action: str, old: dict) -> None:
     transitions.check_correctable(action, status, old["exposure"], head)
 
 
-async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, action: str, layer: str | None = None,
-                          extra: dict | None = None, vector: list[float] | None = None,
-                          vector_text: str | None = None, metadata: dict | None = None) -> dict:  # fmt: skip
+async def replace_version(
+    engine: Engine,
+    old: dict,
+    text: str,
+    reason: str,
+    *,
+    action: str,
+    layer: str | None = None,
+    extra: dict | None = None,
+    vector: list[float] | None = None,
+    vector_text: str | None = None,
+    metadata: dict | None = None,
+) -> dict:
     """Write a new version of ``old`` so that a chain never has two active versions.
 
     Two phases, safe against a crash at any point: the new version is written as
@@ -251,15 +350,34 @@ async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, 
     marked superseded, the step is logged on both, and the new one is activated.
     ``Engine._recover`` finishes (audit step included) or undoes phase one on the next open.
     """
-    scope_keys = {k: old[k] for k in ("tenant", "user_id", "app_id", "agent_id", "session_id",
-                                       "workspace", "repository", "branch") if k in old}  # fmt: skip
+    scope_keys = {
+        k: old[k]
+        for k in (
+            "tenant",
+            "user_id",
+            "app_id",
+            "agent_id",
+            "session_id",
+            "workspace",
+            "repository",
+            "branch",
+        )
+        if k in old
+    }
     step = {"action": action, "reason": reason, "before": old["status"]}
     new = new_payload(
-        new_id(), text, layer=layer or old["layer"], scope=Scope(**scope_keys), source=old.get("source", "agent"),
-        chain_root=old.get("chain_root", old["id"]), version=int(old.get("version", 1)) + 1,
-        status="pending", supersedes=old["id"], metadata=old.get("metadata") if metadata is None else metadata,
+        new_id(),
+        text,
+        layer=layer or old["layer"],
+        scope=Scope(**scope_keys),
+        source=old.get("source", "agent"),
+        chain_root=old.get("chain_root", old["id"]),
+        version=int(old.get("version", 1)) + 1,
+        status="pending",
+        supersedes=old["id"],
+        metadata=old.get("metadata") if metadata is None else metadata,
         **{**(extra or {}), PENDING_STEP: step},
-    )  # fmt: skip
+    )
     await engine.insert([new], [vector_text or text], [vector] if vector is not None else None)
     try:
         await engine.update(old, {"status": "superseded", "superseded_by": new["id"]})
@@ -271,7 +389,12 @@ async def replace_version(engine: Engine, old: dict, text: str, reason: str, *, 
 
 
 async def govern(
-    engine: Engine, target_atom: str, action: str, reason: str, scope: Scope, lesson_content: str | None = None
+    engine: Engine,
+    target_atom: str,
+    action: str,
+    reason: str,
+    scope: Scope,
+    lesson_content: str | None = None,
 ) -> GovernResult:
     """Change whether a memory may exist; see ``GovernResult`` for what was changed.
 
@@ -287,14 +410,18 @@ async def govern(
         raise InvalidInputError(f"unknown govern action {action!r}")
     why = _reason(reason)
     if action == "derive_lesson":
-        lesson_text, _ = clean_content(lesson_content or "", "lesson_content (required for derive_lesson)")
+        lesson_text, _ = clean_content(
+            lesson_content or "", "lesson_content (required for derive_lesson)"
+        )
     elif lesson_content is not None:
         raise InvalidInputError(f"lesson_content is only for derive_lesson, not {action}")
     async with engine.write_lock:
         old = await engine.get_owned(target_atom, scope)
         after = transitions.exposure_after(action, old["exposure"])
         if after is None:
-            return GovernResult(atom_id=target_atom, action=action, effect="no_op", exposure_state=old["exposure"])
+            return GovernResult(
+                atom_id=target_atom, action=action, effect="no_op", exposure_state=old["exposure"]
+            )
         # read before anything is hidden: hiding drops the links it follows
         related = await lineage(engine, old) if after in GOVERNED else []
         hidden = [old, *(p for p, _ in related if p.get("exposure") not in GOVERNED)]
@@ -306,14 +433,23 @@ async def govern(
         if action == "derive_lesson":
             lesson_id = await _store_lesson(engine, old, lesson_text)
             old = {**old, "lessons": [*old.get("lessons", []), lesson_id]}
-        todo = [(p, f"{why} ({relation})") for p, relation in related if p.get("exposure") not in GOVERNED]
+        todo = [
+            (p, f"{why} ({relation})")
+            for p, relation in related
+            if p.get("exposure") not in GOVERNED
+        ]
         # a cascade is many updates: a marker lists them first, and the next open finishes
         # the ones a crash or a conflict left undone (resume_govern)
         marker = None
         if todo:
             steps = [[old["id"], why], *([p["id"], r] for p, r in todo)]
             marker = await _mark(
-                engine, "pending_govern", tenant=old["tenant"], exposure=after, action=action, steps=steps
+                engine,
+                "pending_govern",
+                tenant=old["tenant"],
+                exposure=after,
+                action=action,
+                steps=steps,
             )
         await hide(engine, old, after, why, action)
         cascaded = []
@@ -323,10 +459,23 @@ async def govern(
         if marker:
             await engine.store.delete("meta", [marker])
         if lesson_id:
-            await engine.log(lesson_id, "relation", "derive_lesson", tenant=old["tenant"], reason=why, related=target_atom)
+            await engine.log(
+                lesson_id,
+                "relation",
+                "derive_lesson",
+                tenant=old["tenant"],
+                reason=why,
+                related=target_atom,
+            )
         await engine.bump()
-    return GovernResult(atom_id=target_atom, action=action, effect="applied", exposure_state=after,
-                        lesson_atom_id=lesson_id, cascaded=cascaded)  # fmt: skip
+    return GovernResult(
+        atom_id=target_atom,
+        action=action,
+        effect="applied",
+        exposure_state=after,
+        lesson_atom_id=lesson_id,
+        cascaded=cascaded,
+    )
 
 
 def _versions(payloads: list[dict]) -> list[str]:
@@ -353,11 +502,23 @@ async def resume_govern(engine: Engine) -> None:
 
 
 async def _store_lesson(engine: Engine, source: dict, text: str) -> str:
-    scope_keys = {k: source[k] for k in ("tenant", "user_id", "app_id", "workspace", "repository", "branch") if k in source}
-    payload = new_payload(new_id(), text, layer="lesson", scope=Scope(**scope_keys), source=engine.actor,
-                          lesson_of=[source["id"]])  # fmt: skip
+    scope_keys = {
+        k: source[k]
+        for k in ("tenant", "user_id", "app_id", "workspace", "repository", "branch")
+        if k in source
+    }
+    payload = new_payload(
+        new_id(),
+        text,
+        layer="lesson",
+        scope=Scope(**scope_keys),
+        source=engine.actor,
+        lesson_of=[source["id"]],
+    )
     await engine.insert([payload], [text])
-    await engine.log(payload["id"], "status", "derive_lesson", tenant=payload["tenant"], after="active")
+    await engine.log(
+        payload["id"], "status", "derive_lesson", tenant=payload["tenant"], after="active"
+    )
     return payload["id"]
 
 
@@ -368,28 +529,52 @@ async def hide(engine: Engine, payload: dict, exposure: str, reason: str, action
         await engine.store.delete_vectors([to_point_id(payload["id"])])
     else:
         await engine.update(payload, {"exposure": exposure})
-    await engine.log(payload["id"], "exposure", action, tenant=payload["tenant"], before=payload["exposure"],
-                     after=exposure, reason=reason)  # fmt: skip
+    await engine.log(
+        payload["id"],
+        "exposure",
+        action,
+        tenant=payload["tenant"],
+        before=payload["exposure"],
+        after=exposure,
+        reason=reason,
+    )
 
 
 async def handoff(engine: Engine, summary: str, scope: Scope) -> HandoffResult:
     text, _ = clean_content(summary, "summary")
     async with engine.write_lock:
-        payload = new_payload(new_id(), text, layer="handoff", scope=scope, source=engine.actor, epistemic="actual")
+        payload = new_payload(
+            new_id(), text, layer="handoff", scope=scope, source=engine.actor, epistemic="actual"
+        )
         await engine.insert([payload], [text])
         await engine.log(payload["id"], "status", "handoff", tenant=scope.tenant, after="active")
         await engine.bump()
     return HandoffResult(atom_id=payload["id"])
 
 
-async def session_context(engine: Engine, scope: Scope, *, handoffs: int = 3, constraints: int = 50) -> SessionContext:
-    recent, _ = await engine.store.scroll("memories", visible(scope, ("handoff",)), limit=handoffs,
-                                         order_by="created_at", descending=True)  # fmt: skip
-    rules, _ = await engine.store.scroll("memories", visible(scope, RECALL_LAYERS).and_(Match("epistemic", "necessary")),
-                                        limit=constraints, order_by="created_at", descending=True)  # fmt: skip
+async def session_context(
+    engine: Engine, scope: Scope, *, handoffs: int = 3, constraints: int = 50
+) -> SessionContext:
+    recent, _ = await engine.store.scroll(
+        "memories",
+        visible(scope, ("handoff",)),
+        limit=handoffs,
+        order_by="created_at",
+        descending=True,
+    )
+    rules, _ = await engine.store.scroll(
+        "memories",
+        visible(scope, RECALL_LAYERS).and_(Match("epistemic", "necessary")),
+        limit=constraints,
+        order_by="created_at",
+        descending=True,
+    )
     atoms = [to_atom(p.payload) for p in recent]
-    return SessionContext(handoff=atoms[0] if atoms else None, earlier_handoffs=atoms[1:],
-                          constraints=[to_atom(p.payload) for p in rules])  # fmt: skip
+    return SessionContext(
+        handoff=atoms[0] if atoms else None,
+        earlier_handoffs=atoms[1:],
+        constraints=[to_atom(p.payload) for p in rules],
+    )
 
 
 async def history(engine: Engine, atom_id: str, scope: Scope) -> HistoryResult:
@@ -403,9 +588,12 @@ async def history(engine: Engine, atom_id: str, scope: Scope) -> HistoryResult:
     return HistoryResult(
         atom_id=atom_id,
         current=to_atom(payload),
-        relations=Relations(supersedes=[payload["supersedes"]] if payload.get("supersedes") else [],
-                            superseded_by=[payload["superseded_by"]] if payload.get("superseded_by") else [],
-                            related_lessons=lessons, chain=chain),  # fmt: skip
+        relations=Relations(
+            supersedes=[payload["supersedes"]] if payload.get("supersedes") else [],
+            superseded_by=[payload["superseded_by"]] if payload.get("superseded_by") else [],
+            related_lessons=lessons,
+            chain=chain,
+        ),
         exposure_history=steps["exposure"],
         epistemic_history=steps["epistemic"],
         status_history=steps["status"],
@@ -417,17 +605,23 @@ async def _chain(engine: Engine, payload: dict) -> list[str]:
     if not root:
         return [payload["id"]]
     members = await every(engine.store, "memories", Where(must=(Match("chain_root", root),)))
-    ordered = sorted((p.payload for p in members if p.payload.get("status") != "pending"),
-                     key=lambda p: (p.get("version", 1), p["id"]))  # fmt: skip
+    ordered = sorted(
+        (p.payload for p in members if p.payload.get("status") != "pending"),
+        key=lambda p: (p.get("version", 1), p["id"]),
+    )
     return [p["id"] for p in ordered]
 
 
-async def stats(engine: Engine, tenant: str | None = None, scope: dict[str, str] | None = None) -> Stats:
+async def stats(
+    engine: Engine, tenant: str | None = None, scope: dict[str, str] | None = None
+) -> Stats:
     """What the tenant's store holds; with ``scope`` (e.g. ``{"user_id": "alice"}``), only
     the memories stored with exactly those scope values."""
     scope = scope or {}
     # LangGraph store items share the collection but are not memories
-    must = ((Match("tenant", tenant),) if tenant else ()) + tuple(Match(k, v) for k, v in sorted(scope.items()))
+    must = ((Match("tenant", tenant),) if tenant else ()) + tuple(
+        Match(k, v) for k, v in sorted(scope.items())
+    )
     base = Where(must=must, must_not=(MatchAny("layer", ("item", "item_text")),))
     count = engine.store.count
     atoms = await count("memories", base)
@@ -440,7 +634,9 @@ async def stats(engine: Engine, tenant: str | None = None, scope: dict[str, str]
         indexes={
             "semantic": await count("memories", base.and_(HasVector("dense"))),
             "keyword": await count("memories", base.and_(HasVector("bm25"))),
-            "temporal": await count("memories", base.and_(Where(must_not=(IsEmpty("created_at"),)))),
+            "temporal": await count(
+                "memories", base.and_(Where(must_not=(IsEmpty("created_at"),)))
+            ),
             "categorical": await count("memories", base.and_(Where(must_not=(IsEmpty("layer"),)))),
         },
         snapshot_version=engine.tenant_snapshot(tenant) if tenant else engine.snapshot_version,

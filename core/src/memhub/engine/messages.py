@@ -36,7 +36,9 @@ def _part_text(part: Any) -> str:
         return part
     text = part.get("text") if isinstance(part, dict) else None
     if not isinstance(part, dict) or not isinstance(text, str | None):
-        raise InvalidInputError(f'a content part must be a string or {{"text": "..."}}, not {part!r:.80}')
+        raise InvalidInputError(
+            f'a content part must be a string or {{"text": "..."}}, not {part!r:.80}'
+        )
     return text or ""
 
 
@@ -48,7 +50,9 @@ def _text(content: Any) -> str:
         return content
     if isinstance(content, list):
         return "\n".join(text for part in content if (text := _part_text(part)))
-    raise InvalidInputError(f"message content must be a string or a list of parts, not {type(content).__name__}")
+    raise InvalidInputError(
+        f"message content must be a string or a list of parts, not {type(content).__name__}"
+    )
 
 
 def normalize_messages(messages: Any) -> tuple[list[Turn], bool]:
@@ -68,7 +72,9 @@ def normalize_messages(messages: Any) -> tuple[list[Turn], bool]:
         role = _field(message, "role")
         role = getattr(role, "value", role)
         if role not in ("system", "developer", "user", "assistant", "tool", "function"):
-            raise InvalidInputError(f"message {i}: role must be user, assistant, system or tool, not {role!r}")
+            raise InvalidInputError(
+                f"message {i}: role must be user, assistant, system or tool, not {role!r}"
+            )
         calls = _field(message, "tool_calls") or []
         if role in ("tool", "function") or calls:
             has_tools = True
@@ -76,11 +82,24 @@ def normalize_messages(messages: Any) -> tuple[list[Turn], bool]:
             continue
         text = _text(_field(message, "content"))
         if len(text) > MAX_MESSAGE_CHARS:
-            raise InvalidInputError(f"message {i} is {len(text)} characters; the limit is {MAX_MESSAGE_CHARS}")
-        when = _field(message, "occurred_at") or _field(message, "timestamp") or _field(message, "created_at")
+            raise InvalidInputError(
+                f"message {i} is {len(text)} characters; the limit is {MAX_MESSAGE_CHARS}"
+            )
+        when = (
+            _field(message, "occurred_at")
+            or _field(message, "timestamp")
+            or _field(message, "created_at")
+        )
         msg_id = _field(message, "id")
         name = _field(message, "name")  # OpenAI's participant name: who said it in a group chat
-        turns.append(Turn(role=role, content=redact(text).text.strip(), message_id=str(msg_id) if msg_id else None,
-                          occurred_at=str(when) if when else None, tool_calls=redact_value(list(calls)),
-                          name=redact(str(name)).text.strip() or None if name else None))  # fmt: skip
+        turns.append(
+            Turn(
+                role=role,
+                content=redact(text).text.strip(),
+                message_id=str(msg_id) if msg_id else None,
+                occurred_at=str(when) if when else None,
+                tool_calls=redact_value(list(calls)),
+                name=redact(str(name)).text.strip() or None if name else None,
+            )
+        )
     return turns, has_tools

@@ -31,7 +31,9 @@ def boundary(scope: Scope, p: Procedure) -> Where:
     for key, value in (("workspace", p.workspace_id), ("branch", p.branch)):
         conds.append(Match(key, value) if value else IsEmpty(key))
     if p.boundary_scope == "strict":
-        conds.append(Match("session_id", scope.session_id) if scope.session_id else IsEmpty("session_id"))
+        conds.append(
+            Match("session_id", scope.session_id) if scope.session_id else IsEmpty("session_id")
+        )
     return base.and_(*conds)
 
 
@@ -51,20 +53,37 @@ def _redacted(p: Procedure) -> Procedure:
     return p.model_copy(update=update)
 
 
-async def extract(turns: list[Turn], calls, *, llm: Any, max_chars: int, workspace_id: str | None,
-                  branch: str | None) -> list[Procedure]:  # fmt: skip
+async def extract(
+    turns: list[Turn],
+    calls,
+    *,
+    llm: Any,
+    max_chars: int,
+    workspace_id: str | None,
+    branch: str | None,
+) -> list[Procedure]:
     if llm is not None:
         from memhub.providers.llm_roles import LLMProcedureExtractor
 
         found = await LLMProcedureExtractor(llm, max_chars=max_chars).extract(turns)
         files = files_of(calls)  # structured, from the calls: never left to the model
-        return [p.model_copy(update={"files": files, "workspace_id": workspace_id, "branch": branch}) for p in found]
-    p = heuristic_procedure(turns, calls, max_chars=max_chars, workspace_id=workspace_id, branch=branch)
+        return [
+            p.model_copy(update={"files": files, "workspace_id": workspace_id, "branch": branch})
+            for p in found
+        ]
+    p = heuristic_procedure(
+        turns, calls, max_chars=max_chars, workspace_id=workspace_id, branch=branch
+    )
     return [p] if p else []
 
 
-async def write(engine: Engine, scope: Scope, procedures: list[Procedure], evidence: list[str],
-                relation_floor: float) -> tuple[list[Decision], list[str]]:  # fmt: skip
+async def write(
+    engine: Engine,
+    scope: Scope,
+    procedures: list[Procedure],
+    evidence: list[str],
+    relation_floor: float,
+) -> tuple[list[Decision], list[str]]:
     from memhub.engine.write import relation_score
 
     decisions, ids = [], []
@@ -82,22 +101,50 @@ async def write(engine: Engine, scope: Scope, procedures: list[Procedure], evide
             if verdict != "ADD":
                 action, update_type, target = verdict, kind, hit.point.payload
                 break
-        extra = {"procedure": p.model_dump(), "boundary_scope": p.boundary_scope, "evidence": evidence or None,
-                 "kind": "procedure"}  # fmt: skip
+        extra = {
+            "procedure": p.model_dump(),
+            "boundary_scope": p.boundary_scope,
+            "evidence": evidence or None,
+            "kind": "procedure",
+        }
         memory_id = None
         if action == "OVERRIDE":
-            new = await replace_version(engine, target, content_of(p), "a new solution to the same problem",
-                                        action="override", extra=extra, vector=vector, vector_text=text)  # fmt: skip
+            new = await replace_version(
+                engine,
+                target,
+                content_of(p),
+                "a new solution to the same problem",
+                action="override",
+                extra=extra,
+                vector=vector,
+                vector_text=text,
+            )
             memory_id = new["id"]
         elif action != "NOOP":
             s = scope.with_(workspace=p.workspace_id, branch=p.branch)
-            payload = new_payload(new_id(), content_of(p), layer="procedure", scope=s, source="agent",
-                                  related=[target["id"]] if target else None, **extra)  # fmt: skip
+            payload = new_payload(
+                new_id(),
+                content_of(p),
+                layer="procedure",
+                scope=s,
+                source="agent",
+                related=[target["id"]] if target else None,
+                **extra,
+            )
             await engine.insert([payload], [text], [vector])
-            await engine.log(payload["id"], "status", "procedure", tenant=scope.tenant, after="active")
+            await engine.log(
+                payload["id"], "status", "procedure", tenant=scope.tenant, after="active"
+            )
             memory_id = payload["id"]
         if memory_id:
             ids.append(memory_id)
-        decisions.append(Decision(action=action, update_type=update_type, targets=[target["id"]] if target else [],
-                                  candidate=p.task, memory_id=memory_id))  # fmt: skip
+        decisions.append(
+            Decision(
+                action=action,
+                update_type=update_type,
+                targets=[target["id"]] if target else [],
+                candidate=p.task,
+                memory_id=memory_id,
+            )
+        )
     return decisions, ids

@@ -22,7 +22,17 @@ from memhub.engine.messages import Turn
 from memhub.engine.text import overlap
 from memhub.models import Procedure
 
-_PATH_KEYS = ("path", "file_path", "filepath", "filename", "file", "target_file", "notebook_path", "paths", "files")
+_PATH_KEYS = (
+    "path",
+    "file_path",
+    "filepath",
+    "filename",
+    "file",
+    "target_file",
+    "notebook_path",
+    "paths",
+    "files",
+)
 _COMMAND_KEYS = ("command", "cmd", "commands", "script")
 _CODING_TOOLS = re.compile(
     r"read|write|edit|patch|file|bash|shell|exec|run|grep|glob|search_code|git|test|build|compile|terminal|apply",
@@ -35,10 +45,35 @@ _ERROR = re.compile(
     r"connection refused|out of memory|undefined reference|cannot import name \w+)\b",
     re.IGNORECASE,
 )
-_IDENT = re.compile(r"\b(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*\b|\b[a-z]+_[a-z_]+\b|\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b|(?<![A-Z])[A-Z]{2,}(?: [A-Z]{2,})+")
-_TECH = ("python", "sqlite", "postgres", "postgresql", "mysql", "redis", "node", "npm", "docker", "kubernetes",
-         "react", "django", "fastapi", "pytest", "rust", "go", "java", "linux", "macos", "windows")  # fmt: skip
-_PROBLEM = re.compile(r"报错|错误|失败|异常|偶发|崩溃|不工作|怎么|如何|为什么|error|fail|broken|crash|bug|issue|why|how", re.I)
+_IDENT = re.compile(
+    r"\b(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*\b|\b[a-z]+_[a-z_]+\b|\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b|(?<![A-Z])[A-Z]{2,}(?: [A-Z]{2,})+"
+)
+_TECH = (
+    "python",
+    "sqlite",
+    "postgres",
+    "postgresql",
+    "mysql",
+    "redis",
+    "node",
+    "npm",
+    "docker",
+    "kubernetes",
+    "react",
+    "django",
+    "fastapi",
+    "pytest",
+    "rust",
+    "go",
+    "java",
+    "linux",
+    "macos",
+    "windows",
+)
+_PROBLEM = re.compile(
+    r"报错|错误|失败|异常|偶发|崩溃|不工作|怎么|如何|为什么|error|fail|broken|crash|bug|issue|why|how",
+    re.I,
+)
 
 
 @dataclass
@@ -70,7 +105,9 @@ def tool_calls(turns: list[Turn]) -> list[tuple[str, dict[str, Any]]]:
             if not isinstance(call, dict):
                 continue
             fn = call.get("function") if isinstance(call.get("function"), dict) else call
-            calls.append((str(fn.get("name") or ""), _arguments(fn.get("arguments", fn.get("input")))))
+            calls.append(
+                (str(fn.get("name") or ""), _arguments(fn.get("arguments", fn.get("input"))))
+            )
     return calls
 
 
@@ -125,11 +162,34 @@ def fit(user: list[str], answers: list[str], max_chars: int) -> tuple[list[str],
 
 
 _ENV_ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=")
-_GENERIC_COMMANDS = {"ls", "cd", "cat", "grep", "rg", "tail", "head", "sudo", "echo", "df", "du", "find", "sed",
-                     "awk", "less", "pwd", "which", "env", "export", "sh", "bash"}  # fmt: skip
+_GENERIC_COMMANDS = {
+    "ls",
+    "cd",
+    "cat",
+    "grep",
+    "rg",
+    "tail",
+    "head",
+    "sudo",
+    "echo",
+    "df",
+    "du",
+    "find",
+    "sed",
+    "awk",
+    "less",
+    "pwd",
+    "which",
+    "env",
+    "export",
+    "sh",
+    "bash",
+}
 
 
-def search_keys(problem: str, files: list[str], commands: list[str], solution: str = "") -> list[str]:
+def search_keys(
+    problem: str, files: list[str], commands: list[str], solution: str = ""
+) -> list[str]:
     """Error strings and codes from the problem, file names, the programs run (not generic
     shell commands), and identifiers from both sides (the fix often names the component)."""
     keys: dict[str, None] = {}
@@ -149,8 +209,14 @@ def search_keys(problem: str, files: list[str], commands: list[str], solution: s
     return [k for k in keys if re.search(r"[A-Za-z\u4e00-\u9fff]", k)][:20]
 
 
-def heuristic_procedure(turns: list[Turn], calls: list[tuple[str, dict[str, Any]]], *, max_chars: int,
-                        workspace_id: str | None, branch: str | None) -> Procedure | None:  # fmt: skip
+def heuristic_procedure(
+    turns: list[Turn],
+    calls: list[tuple[str, dict[str, Any]]],
+    *,
+    max_chars: int,
+    workspace_id: str | None,
+    branch: str | None,
+) -> Procedure | None:
     """Task from the user's problem statement, solution from the final answer."""
     user = [t.content for t in turns if t.role == "user" and t.content]
     answers = [t.content for t in turns if t.role == "assistant" and t.content]
@@ -164,9 +230,16 @@ def heuristic_procedure(turns: list[Turn], calls: list[tuple[str, dict[str, Any]
     files, commands = files_of(calls), commands_of(calls)
     everything = " ".join(user + answers)
     envs = [t for t in _TECH if re.search(rf"\b{t}\b", everything, re.IGNORECASE)]
-    return Procedure(task=task, solution=solution, search_keys=search_keys(task, files, commands, solution),
-                     boundary_envs=envs, boundary_scope="project" if workspace_id else "user", files=files,
-                     workspace_id=workspace_id, branch=branch)  # fmt: skip
+    return Procedure(
+        task=task,
+        solution=solution,
+        search_keys=search_keys(task, files, commands, solution),
+        boundary_envs=envs,
+        boundary_scope="project" if workspace_id else "user",
+        files=files,
+        workspace_id=workspace_id,
+        branch=branch,
+    )
 
 
 def content_of(p: Procedure) -> str:
@@ -178,12 +251,18 @@ def vector_text(p: Procedure) -> str:
     return " ".join([p.task, *p.search_keys])
 
 
-_COMPLEMENT = re.compile(r"另外|此外|补充|同时也|还可以|also|additionally|as well|in addition", re.IGNORECASE)
+_COMPLEMENT = re.compile(
+    r"另外|此外|补充|同时也|还可以|also|additionally|as well|in addition", re.IGNORECASE
+)
 
 
 def judge_procedure(new: Procedure, old: Procedure, relation: float) -> tuple[str, str | None]:
     """OVERRIDE / SUPPLEMENT / NOOP for a neighbour in the same boundary, or ADD."""
-    same_problem = relation >= 0.8 or overlap(new.task, old.task) >= 0.5 or bool(set(new.files) & set(old.files) and relation >= 0.6)
+    same_problem = (
+        relation >= 0.8
+        or overlap(new.task, old.task) >= 0.5
+        or bool(set(new.files) & set(old.files) and relation >= 0.6)
+    )
     if not same_problem:
         return "ADD", None
     if overlap(new.solution, old.solution) >= 0.8:

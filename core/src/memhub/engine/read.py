@@ -31,7 +31,10 @@ from memhub.store.base import Match, MatchAny, SparseVector, Where, every, pages
 
 CHAT_LAYERS = ("fact", "profile")
 PAST = ("superseded", "negated", "archived")  # no longer current, still in the history
-PROCEDURE_WEIGHTS = (1.0, 0.5)  # dense, bm25: bench/procedure_bench.py hit@1 0.84 -> 0.86, no top-1 ties
+PROCEDURE_WEIGHTS = (
+    1.0,
+    0.5,
+)  # dense, bm25: bench/procedure_bench.py hit@1 0.84 -> 0.86, no top-1 ties
 LIST_LAYERS = ("fact", "profile", "procedure", "derived", "lesson", "handoff")
 # Candidates ranked on each side before the evidence fusion, as a multiple of the limit:
 # MADial-Bench figures were the same with 2x and 5x, and 2x costs ~1 ms less per search.
@@ -54,7 +57,9 @@ def metadata_filter(filters: dict[str, Any] | None) -> tuple:
         elif isinstance(value, str | int | bool):
             out.append(Match(path, value))
         else:
-            raise InvalidInputError(f"filter {key!r}: use a string, number, boolean or a list of them")
+            raise InvalidInputError(
+                f"filter {key!r}: use a string, number, boolean or a list of them"
+            )
     return tuple(out)
 
 
@@ -62,7 +67,9 @@ async def evolution_chain(engine: Engine, payload: dict) -> list[str]:
     """Ids of the versions this one replaced, newest first."""
     if not payload.get("supersedes"):
         return []
-    members = await every(engine.store, "memories", Where(must=(Match("chain_root", payload["chain_root"]),)))
+    members = await every(
+        engine.store, "memories", Where(must=(Match("chain_root", payload["chain_root"]),))
+    )
     older = [p.payload for p in members if p.payload.get("version", 1) < payload.get("version", 1)]
     return [p["id"] for p in sorted(older, key=lambda p: p.get("version", 1), reverse=True)]
 
@@ -70,14 +77,22 @@ async def evolution_chain(engine: Engine, payload: dict) -> list[str]:
 async def to_item(engine: Engine, payload: dict, score: float | None = None) -> MemoryItem:
     proc = payload.get("procedure")
     return MemoryItem(
-        id=payload["id"], content=shown_content(payload), score=score, layer=payload.get("layer", "fact"),
-        created_at=payload["created_at"], occurred_at=payload.get("occurred_at"), updated_at=payload.get("updated_at"),
-        user_id=payload.get("user_id"), app_id=payload.get("app_id"), agent_id=payload.get("agent_id"),
-        session_id=payload.get("session_id"), status=payload.get("status", "active"),
+        id=payload["id"],
+        content=shown_content(payload),
+        score=score,
+        layer=payload.get("layer", "fact"),
+        created_at=payload["created_at"],
+        occurred_at=payload.get("occurred_at"),
+        updated_at=payload.get("updated_at"),
+        user_id=payload.get("user_id"),
+        app_id=payload.get("app_id"),
+        agent_id=payload.get("agent_id"),
+        session_id=payload.get("session_id"),
+        status=payload.get("status", "active"),
         evolution_chain=await evolution_chain(engine, payload),
         procedure=Procedure(**proc) if proc and payload.get("exposure") not in GOVERNED else None,
         metadata=payload.get("metadata") or {},
-    )  # fmt: skip
+    )
 
 
 async def search(
@@ -96,8 +111,14 @@ async def search(
         raise InvalidInputError("query must be a non-empty string")
     if not scope.user_id:
         raise InvalidInputError("user_id is required")
-    if not 1 <= limit <= 200 or not 0 <= procedure_limit <= 50 or not 0 <= derived_context_limit <= 50:
-        raise InvalidInputError("limit must be 1..200, procedure_limit and derived_context_limit 0..50")
+    if (
+        not 1 <= limit <= 200
+        or not 0 <= procedure_limit <= 50
+        or not 0 <= derived_context_limit <= 50
+    ):
+        raise InvalidInputError(
+            "limit must be 1..200, procedure_limit and derived_context_limit 0..50"
+        )
     extra = metadata_filter(filters)
     groups = MemoryGroups()
     vectors = await query_vectors(engine, query)  # one embedding for every search below
@@ -106,14 +127,22 @@ async def search(
     replaced = visible(scope, CHAT_LAYERS, app_ids=app_ids, statuses=PAST).and_(*extra)
     for payload, score in await with_evidence(engine, vectors, chat, raw, limit, replaced):
         item = await to_item(engine, payload, score)
-        group = groups.profile if payload["layer"] == "profile" else groups.proactive if payload.get("proactive") else groups.normal
+        group = (
+            groups.profile
+            if payload["layer"] == "profile"
+            else groups.proactive
+            if payload.get("proactive")
+            else groups.normal
+        )
         group.append(item)
     if procedure_limit:
         # Procedures are found by their problem; a query shares few literal words with it
         # (often another language than the error text), so BM25 counts for half here.
         where = visible(scope, ("procedure",), app_ids=app_ids).and_(*extra)
         hits = await hybrid(engine, vectors, where, procedure_limit, PROCEDURE_WEIGHTS)
-        groups.procedures = [await to_item(engine, p, s) for p, s in hits if s >= procedure_min_score]
+        groups.procedures = [
+            await to_item(engine, p, s) for p, s in hits if s >= procedure_min_score
+        ]
     if derived_context_limit:
         where = visible(scope, ("derived",), app_ids=app_ids).and_(*extra)
         hits = await hybrid(engine, vectors, where, derived_context_limit)
@@ -121,8 +150,14 @@ async def search(
     return SearchResult(memories=groups)
 
 
-async def with_evidence(engine: Engine, vectors: tuple[list[float], SparseVector], where: Where, raw: Where,
-                        limit: int, replaced: Where) -> list[tuple[dict, float]]:  # fmt: skip
+async def with_evidence(
+    engine: Engine,
+    vectors: tuple[list[float], SparseVector],
+    where: Where,
+    raw: Where,
+    limit: int,
+    replaced: Where,
+) -> list[tuple[dict, float]]:
     """Memories (``where``) ranked by their own text and by the raw turns (``raw``) they came from.
 
     An extracted memory is a clause cut out of its conversation ("felt very happy"),
@@ -171,7 +206,9 @@ def _credit(ranked: list[dict], turn_rank: dict[str, int]) -> dict[str, str]:
     return credit
 
 
-async def search_conversation(engine: Engine, query: str, scope: Scope, *, app_ids=None, limit: int = 10) -> ConversationResult:
+async def search_conversation(
+    engine: Engine, query: str, scope: Scope, *, app_ids=None, limit: int = 10
+) -> ConversationResult:
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("query must be a non-empty string")
     if not scope.user_id:
@@ -184,9 +221,16 @@ async def search_conversation(engine: Engine, query: str, scope: Scope, *, app_i
     # first ``limit`` turns are those ``hybrid`` ranks for ``limit``.
     hits = await hybrid(engine, query, where, max(SPEAKER_POOL, limit), prefetch=max(50, limit * 5))
     turns = [
-        ConversationTurn(id=p["id"], message_id=p.get("message_id"), role=p.get("role", "user"), content=p["content"],
-                         score=s, session_id=p.get("session_id"), created_at=p["created_at"],
-                         occurred_at=p.get("occurred_at"))  # fmt: skip
+        ConversationTurn(
+            id=p["id"],
+            message_id=p.get("message_id"),
+            role=p.get("role", "user"),
+            content=p["content"],
+            score=s,
+            session_id=p.get("session_id"),
+            created_at=p["created_at"],
+            occurred_at=p.get("occurred_at"),
+        )
         for p, s in prefer_speakers(query, hits, engine.rrf_k)[:limit]
     ]
     return ConversationResult(turns=turns)
@@ -218,13 +262,22 @@ async def get(engine: Engine, memory_id: str, scope: Scope) -> MemoryItem:
     return await to_item(engine, payload)
 
 
-async def list_memories(engine: Engine, scope: Scope, *, app_ids=None, include_history: bool = False,
-                        layers=LIST_LAYERS, limit: int = 1000) -> list[MemoryItem]:  # fmt: skip
+async def list_memories(
+    engine: Engine,
+    scope: Scope,
+    *,
+    app_ids=None,
+    include_history: bool = False,
+    layers=LIST_LAYERS,
+    limit: int = 1000,
+) -> list[MemoryItem]:
     if not scope.user_id:
         raise InvalidInputError("user_id is required")
     statuses = ("active", *PAST) if include_history else ("active",)
     where = visible(scope, layers, app_ids=app_ids, statuses=statuses)
-    points, _ = await engine.store.scroll("memories", where, limit=limit, order_by="created_at", descending=True)
+    points, _ = await engine.store.scroll(
+        "memories", where, limit=limit, order_by="created_at", descending=True
+    )
     return [await to_item(engine, p.payload) for p in points]
 
 
@@ -260,7 +313,9 @@ async def delete(engine: Engine, memory_id: str, scope: Scope) -> None:
     async with engine.write_lock:
         old = await engine.get_owned(memory_id, scope)
         if old["exposure"] in GOVERNED:
-            raise InvalidTransitionError(f"memory {memory_id} is {old['exposure']}: nothing is left to delete")
+            raise InvalidTransitionError(
+                f"memory {memory_id} is {old['exposure']}: nothing is left to delete"
+            )
         if old["status"] == "archived":
             return
         if old["status"] == "superseded":
@@ -269,5 +324,12 @@ async def delete(engine: Engine, memory_id: str, scope: Scope) -> None:
                 f"memory {memory_id} is a replaced version; delete the current version {head}"
             )
         await engine.update(old, {"status": "archived"})
-        await engine.log(memory_id, "status", "delete", tenant=scope.tenant, before=old["status"], after="archived")
+        await engine.log(
+            memory_id,
+            "status",
+            "delete",
+            tenant=scope.tenant,
+            before=old["status"],
+            after="archived",
+        )
         await engine.bump()

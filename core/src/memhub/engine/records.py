@@ -61,10 +61,25 @@ def governed_remains(payload: dict[str, Any], state: str) -> dict[str, Any]:
 
     Tombstones keep only the id and times (plus tenant, so access checks still work).
     """
-    keep = ["id", "tenant", "created_at"] if state == "tombstoned" else [
-        "id", "layer", "epistemic", "status", "source", "created_at", "version", "chain_root",
-        "supersedes", "superseded_by", "lesson_of", "lessons", *SCOPE_KEYS,
-    ]  # fmt: skip
+    keep = (
+        ["id", "tenant", "created_at"]
+        if state == "tombstoned"
+        else [
+            "id",
+            "layer",
+            "epistemic",
+            "status",
+            "source",
+            "created_at",
+            "version",
+            "chain_root",
+            "supersedes",
+            "superseded_by",
+            "lesson_of",
+            "lessons",
+            *SCOPE_KEYS,
+        ]
+    )
     remains = {k: payload[k] for k in keep if k in payload}
     remains.update(exposure=state, updated_at=now(), rev=payload.get("rev", 0) + 1)
     return remains

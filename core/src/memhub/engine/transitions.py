@@ -59,12 +59,16 @@ def exposure_after(action: str, current: str) -> str | None:
         return None if current == "quarantined" else "quarantined"
     if action == "release":
         if current != "quarantined":
-            raise InvalidTransitionError(f"release applies to a quarantined atom, this one is {current}")
+            raise InvalidTransitionError(
+                f"release applies to a quarantined atom, this one is {current}"
+            )
         return "visible"
     if action in ("seal", "derive_lesson"):
         if current == "sealed":
             if action == "derive_lesson":
-                raise InvalidTransitionError("the atom is already sealed; store the lesson with memorize")
+                raise InvalidTransitionError(
+                    "the atom is already sealed; store the lesson with memorize"
+                )
             return None
         return "sealed"
     if action == "tombstone":

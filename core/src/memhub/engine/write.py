@@ -1,8 +1,8 @@
 """The MemHub write pipeline: ``add`` = L0 raw records, extraction, reconciliation, judged writes.
 
-    messages ─▶ clean (drop system/tool, redact) ─▶ L0 raw record per message
-             ─▶ extractor ─▶ candidates ─▶ neighbours ≥ threshold ─▶ judge (one call)
-             ─▶ ADD · NOOP · OVERRIDE · SUPPLEMENT · INVALID · NEED_CONTEXT · RAW_ONLY
+messages ─▶ clean (drop system/tool, redact) ─▶ L0 raw record per message
+         ─▶ extractor ─▶ candidates ─▶ neighbours ≥ threshold ─▶ judge (one call)
+         ─▶ ADD · NOOP · OVERRIDE · SUPPLEMENT · INVALID · NEED_CONTEXT · RAW_ONLY
 """
 
 from __future__ import annotations
@@ -76,7 +76,9 @@ async def add(
         if not isinstance(content, str) or not content.strip():
             raise InvalidInputError("content must be a non-empty string")
         if len(content) > MAX_CONTENT:
-            raise InvalidInputError(f"content is {len(content)} characters; the limit is {MAX_CONTENT}")
+            raise InvalidInputError(
+                f"content is {len(content)} characters; the limit is {MAX_CONTENT}"
+            )
         turns = [Turn(role="user", content=redact(content.strip()).text, occurred_at=occurred_at)]
         all_turns, calls, coding = turns, [], False
     else:
@@ -92,25 +94,45 @@ async def add(
     async with engine.write_lock:
         stored = await _already_stored(engine, scope, turns)
         if len(stored) == len(turns):  # a retried or replayed write: nothing new to learn
-            return WriteResult(memory_id=stored[0], extracted_count=0, commit_passed=False,
-                               raw_ids=[stored[i] for i in range(len(turns))])  # fmt: skip
+            return WriteResult(
+                memory_id=stored[0],
+                extracted_count=0,
+                commit_passed=False,
+                raw_ids=[stored[i] for i in range(len(turns))],
+            )
         fresh = [t for i, t in enumerate(turns) if i not in stored]
         new_records = iter(await _store_raw(engine, fresh, scope, metadata, occurred_at))
     raw = [{"id": stored[i]} if i in stored else next(new_records) for i in range(len(turns))]
-    msgs = [Message(role=t.role, content=t.content, id=r["id"])
-            for i, (t, r) in enumerate(zip(turns, raw, strict=True)) if i not in stored]  # fmt: skip
+    msgs = [
+        Message(role=t.role, content=t.content, id=r["id"])
+        for i, (t, r) in enumerate(zip(turns, raw, strict=True))
+        if i not in stored
+    ]
     if coding:  # chat extraction and procedure extraction run side by side
         candidates, found = await asyncio.gather(
             extractor.extract(msgs),
-            procedure_write.extract(all_turns, calls, workspace_id=scope.payload().get("workspace"),
-                                    branch=scope.payload().get("branch"), **procedure_options),
-        )  # fmt: skip
+            procedure_write.extract(
+                all_turns,
+                calls,
+                workspace_id=scope.payload().get("workspace"),
+                branch=scope.payload().get("branch"),
+                **procedure_options,
+            ),
+        )
     else:
         candidates, found = await extractor.extract(msgs), []
     for attempt in range(1, _APPLY_ATTEMPTS + 1):
         try:
-            decisions = await _reconcile(engine, scope, candidates, judge, threshold, metadata, occurred_at,
-                                         recheck=attempt < _APPLY_ATTEMPTS)  # fmt: skip
+            decisions = await _reconcile(
+                engine,
+                scope,
+                candidates,
+                judge,
+                threshold,
+                metadata,
+                occurred_at,
+                recheck=attempt < _APPLY_ATTEMPTS,
+            )
             break
         except (_Stale, ConflictError):
             if attempt == _APPLY_ATTEMPTS:
@@ -124,13 +146,31 @@ async def add(
             await mark_pending(engine, scope)
         await engine.bump()
     written = [d for d in decisions if d.memory_id]
-    return WriteResult(memory_id=raw[0]["id"], extracted_count=len(candidates) + len(found),
-                       commit_passed=bool(written), decisions=decisions, scene="coding" if coding else "chat",
-                       procedure_ids=procedure_ids, raw_ids=[r["id"] for r in raw])  # fmt: skip
+    return WriteResult(
+        memory_id=raw[0]["id"],
+        extracted_count=len(candidates) + len(found),
+        commit_passed=bool(written),
+        decisions=decisions,
+        scene="coding" if coding else "chat",
+        procedure_ids=procedure_ids,
+        raw_ids=[r["id"] for r in raw],
+    )
 
 
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December")  # fmt: skip
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
@@ -169,29 +209,51 @@ async def _already_stored(engine: Engine, scope: Scope, turns: list[Turn]) -> di
     Messages without an ``id`` are always new. The lookup goes through the indexed
     ``content_hash``.
     """
-    keyed = {i: (t.message_id, content_hash(t.content)) for i, t in enumerate(turns) if t.message_id}
+    keyed = {
+        i: (t.message_id, content_hash(t.content)) for i, t in enumerate(turns) if t.message_id
+    }
     if not keyed:
         return {}
     written_in = scope.payload()
     same_scope = [Match(k, v) if (v := written_in.get(k)) else IsEmpty(k) for k in SCOPE_KEYS]
-    where = Where(must=(*same_scope, Match("layer", "raw"),
-                        MatchAny("content_hash", tuple({h for _, h in keyed.values()})),
-                        MatchAny("message_id", tuple({m for m, _ in keyed.values()}))))  # fmt: skip
+    where = Where(
+        must=(
+            *same_scope,
+            Match("layer", "raw"),
+            MatchAny("content_hash", tuple({h for _, h in keyed.values()})),
+            MatchAny("message_id", tuple({m for m, _ in keyed.values()})),
+        )
+    )
     found, _ = await engine.store.scroll("memories", where, limit=4 * len(keyed))
-    ids = {(p.payload.get("message_id"), p.payload.get("content_hash")): p.payload["id"] for p in found}
+    ids = {
+        (p.payload.get("message_id"), p.payload.get("content_hash")): p.payload["id"] for p in found
+    }
     return {i: ids[key] for i, key in keyed.items() if key in ids}
 
 
-async def _store_raw(engine: Engine, turns: list[Turn], scope: Scope, metadata, occurred_at) -> list[dict]:
+async def _store_raw(
+    engine: Engine, turns: list[Turn], scope: Scope, metadata, occurred_at
+) -> list[dict]:
     payloads = [
-        new_payload(new_id(), t.content, layer="raw", scope=scope, source="user" if t.role == "user" else "agent",
-                    metadata=metadata, role=t.role, message_id=t.message_id, speaker=t.name,
-                    occurred_at=t.occurred_at or occurred_at)  # fmt: skip
+        new_payload(
+            new_id(),
+            t.content,
+            layer="raw",
+            scope=scope,
+            source="user" if t.role == "user" else "agent",
+            metadata=metadata,
+            role=t.role,
+            message_id=t.message_id,
+            speaker=t.name,
+            occurred_at=t.occurred_at or occurred_at,
+        )
         for t in turns
     ]
     # Raw turns only: the vectors of extracted memories are also the judge's similarity
     # space (neighbours, duplicates), which a date would shift.
-    texts = [dated_text(t.content, p.get("occurred_at")) for t, p in zip(turns, payloads, strict=True)]
+    texts = [
+        dated_text(t.content, p.get("occurred_at")) for t, p in zip(turns, payloads, strict=True)
+    ]
     await engine.insert(payloads, texts)
     return payloads
 
@@ -241,8 +303,9 @@ class _Stale(Exception):
     """The user's memory changed while the judge was deciding: read and judge again."""
 
 
-async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occurred_at, *,
-                     recheck: bool = False) -> list[Decision]:  # fmt: skip
+async def _reconcile(
+    engine, scope, candidates, judge, threshold, metadata, occurred_at, *, recheck: bool = False
+) -> list[Decision]:
     """Neighbours and verdicts outside the write lock, then applied under it.
 
     With ``recheck``, ``_Stale`` is raised instead of applying when another write
@@ -250,17 +313,25 @@ async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occu
     (``rev``) raise ``ConflictError`` for a change from another process.
     """
     seen = engine.changes(scope)
-    candidates = [c.model_copy(update={"text": redact(c.text).text}) for c in candidates if c.text.strip()]
+    candidates = [
+        c.model_copy(update={"text": redact(c.text).text}) for c in candidates if c.text.strip()
+    ]
     free = judge.free
     floor = min(threshold, _FREE_JUDGE_FLOOR) if free else threshold
     slots = [slot_keys(c.text) for c in candidates]  # typed once: looked up, compared, stored
-    neighbours, vectors = await _neighbours(engine, scope, candidates, slots, floor) if candidates else ([], [])
+    neighbours, vectors = (
+        await _neighbours(engine, scope, candidates, slots, floor) if candidates else ([], [])
+    )
     to_judge = [i for i, n in enumerate(neighbours) if n]
     verdicts: dict[int, Verdict] = {i: Verdict(action="ADD") for i in range(len(candidates))}
     if to_judge:  # all candidates of one write in one judge call
-        judged = await judge.judge([JudgeItem(candidate=candidates[i], neighbours=neighbours[i]) for i in to_judge])
+        judged = await judge.judge(
+            [JudgeItem(candidate=candidates[i], neighbours=neighbours[i]) for i in to_judge]
+        )
         if len(judged) != len(to_judge):
-            raise InvalidInputError(f"the judge returned {len(judged)} verdicts for {len(to_judge)} candidates")
+            raise InvalidInputError(
+                f"the judge returned {len(judged)} verdicts for {len(to_judge)} candidates"
+            )
         verdicts.update(zip(to_judge, judged, strict=True))
     restated = _restated(candidates, slots)
     decisions, written = [], {}
@@ -270,20 +341,44 @@ async def _reconcile(engine, scope, candidates, judge, threshold, metadata, occu
         for i, cand in enumerate(candidates):
             verdict = verdicts[i]
             known = {n.id for n in neighbours[i]}
-            targets = [t for t in verdict.targets if t in known]  # a judge cannot point outside what it was shown
+            targets = [
+                t for t in verdict.targets if t in known
+            ]  # a judge cannot point outside what it was shown
             earlier = restated.get(i)
-            if earlier and written.get(earlier[0]) and verdict.action in ("ADD", "SUPPLEMENT", "NEED_CONTEXT"):
+            if (
+                earlier
+                and written.get(earlier[0])
+                and verdict.action in ("ADD", "SUPPLEMENT", "NEED_CONTEXT")
+            ):
                 verdict = earlier[1]
                 targets = [written[earlier[0]]]
-            memory_id = await _apply(engine, scope, cand, slots[i], vectors[i], verdict.action, targets, metadata,
-                                     occurred_at)  # fmt: skip
+            memory_id = await _apply(
+                engine,
+                scope,
+                cand,
+                slots[i],
+                vectors[i],
+                verdict.action,
+                targets,
+                metadata,
+                occurred_at,
+            )
             written[i] = memory_id
-            decisions.append(Decision(action=verdict.action, update_type=verdict.update_type, targets=targets,
-                                      candidate=cand.text, memory_id=memory_id))  # fmt: skip
+            decisions.append(
+                Decision(
+                    action=verdict.action,
+                    update_type=verdict.update_type,
+                    targets=targets,
+                    candidate=cand.text,
+                    memory_id=memory_id,
+                )
+            )
     return decisions
 
 
-def _restated(candidates: list[Candidate], slots: list[list[str]]) -> dict[int, tuple[int, Verdict]]:
+def _restated(
+    candidates: list[Candidate], slots: list[list[str]]
+) -> dict[int, tuple[int, Verdict]]:
     """Candidates of one write that change a slot an earlier candidate of the same write filled.
 
     "I live in Berlin. Actually, I live in Paris.": the judge compares each candidate with
@@ -296,16 +391,27 @@ def _restated(candidates: list[Candidate], slots: list[list[str]]) -> dict[int, 
         earlier = [i for i in range(j) if set(slots[i]) & set(slots[j])]
         if not earlier:
             continue
-        shown = [Neighbour(id=str(i), content=candidates[i].text, score=1.0, layer=candidates[i].layer)
-                 for i in reversed(earlier)]  # fmt: skip
+        shown = [
+            Neighbour(id=str(i), content=candidates[i].text, score=1.0, layer=candidates[i].layer)
+            for i in reversed(earlier)
+        ]
         verdict = judge_item(JudgeItem(candidate=candidates[j], neighbours=shown))
         if verdict.action == "OVERRIDE" and verdict.targets:
             out[j] = (int(verdict.targets[0]), verdict.model_copy(update={"targets": []}))
     return out
 
 
-async def _apply(engine, scope, cand: Candidate, slots: list[str], vector: list[float], action: str, targets: list[str],
-                 metadata, occurred_at) -> str | None:  # fmt: skip
+async def _apply(
+    engine,
+    scope,
+    cand: Candidate,
+    slots: list[str],
+    vector: list[float],
+    action: str,
+    targets: list[str],
+    metadata,
+    occurred_at,
+) -> str | None:
     extra = {
         "evidence": cand.source_ids or None,
         "proactive": cand.proactive or None,
@@ -318,16 +424,43 @@ async def _apply(engine, scope, cand: Candidate, slots: list[str], vector: list[
     if action == "OVERRIDE" and targets:
         old = await engine.get(targets[0], scope.tenant)
         if old.get("status") == "active":
-            new = await replace_version(engine, old, cand.text, "superseded by a newer statement", action="override",
-                                        layer=cand.layer, extra=extra, vector=vector, metadata=metadata)  # fmt: skip
-            for other in await engine.get_many(targets[1:]):  # the same attribute stated twice before
+            new = await replace_version(
+                engine,
+                old,
+                cand.text,
+                "superseded by a newer statement",
+                action="override",
+                layer=cand.layer,
+                extra=extra,
+                vector=vector,
+                metadata=metadata,
+            )
+            for other in await engine.get_many(
+                targets[1:]
+            ):  # the same attribute stated twice before
                 if other["status"] == "active":
                     await engine.update(other, {"status": "superseded", "superseded_by": new["id"]})
-                    await engine.log(other["id"], "status", "override", tenant=scope.tenant, before="active",
-                                     after="superseded", reason="superseded by a newer statement", related=new["id"])  # fmt: skip
+                    await engine.log(
+                        other["id"],
+                        "status",
+                        "override",
+                        tenant=scope.tenant,
+                        before="active",
+                        after="superseded",
+                        reason="superseded by a newer statement",
+                        related=new["id"],
+                    )
             return new["id"]
-    payload = new_payload(new_id(), cand.text, layer=cand.layer, scope=scope, source="user", metadata=metadata,
-                          related=targets or None, **extra)  # fmt: skip
+    payload = new_payload(
+        new_id(),
+        cand.text,
+        layer=cand.layer,
+        scope=scope,
+        source="user",
+        metadata=metadata,
+        related=targets or None,
+        **extra,
+    )
     await engine.insert([payload], [cand.text], [vector])
     await engine.log(payload["id"], "status", action.lower(), tenant=scope.tenant, after="active")
     return payload["id"]

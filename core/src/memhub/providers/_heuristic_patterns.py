@@ -257,7 +257,6 @@ THIRD_PERSON = [
 ]
 
 
-
 def first_person(text: str) -> str:
     """A stored "用户住在上海" / "The user lives in Berlin" read as the user's own words."""
     for pattern, repl in THIRD_PERSON:
@@ -300,30 +299,34 @@ def _lexicon(groups: dict[str, str]) -> dict[str, str]:
     return {word: name for name, words in groups.items() for word in words.split("|")}
 
 
-_SLOT_ALIASES = _lexicon({
-    "lang": "语言|编程语言|开发语言|language|programming language",
-    "colour": "颜色|color|colour",
-    "drink": "饮料|饮品|drink|beverage",
-    "editor": "编辑器|editor|ide",
-    "food": "食物|菜|美食|food|dish|cuisine",
-    "meeting": "会|开会|会议|meeting|meetings",
-    "standup": "站会|晨会|早会|standup|standups|stand-up",
-    "sync": "周会|例会|sync|syncs|weekly sync",
-    "deadline": "截止日期|截止时间|交付日期|deadline|deadlines|due date",
-    "postgresql": "postgres|postgresql|pg",
-    "node": "node|nodejs|node.js",
-    "go": "golang",
-})  # fmt: skip
-_VALUE_CATEGORY = _lexicon({
-    "lang": "python|java|go|golang|rust|c|c++|c#|javascript|js|typescript|ts|kotlin|swift|ruby|"
-            "php|scala|haskell|elixir|lua|julia|dart",
-    "colour": "red|blue|green|yellow|black|white|purple|orange|pink|grey|gray|红色|蓝色|绿色|黄色|"
-              "黑色|白色|紫色|橙色|粉色|灰色",
-    "drink": "coffee|tea|咖啡|茶|奶茶|可乐",
-    "editor": "vim|neovim|emacs|vscode|记事本",
-    "theme": "dark mode|light mode|dark theme|light theme|深色模式|浅色模式",
-    "indent": "tabs|spaces|tab|space",
-})  # fmt: skip
+_SLOT_ALIASES = _lexicon(
+    {
+        "lang": "语言|编程语言|开发语言|language|programming language",
+        "colour": "颜色|color|colour",
+        "drink": "饮料|饮品|drink|beverage",
+        "editor": "编辑器|editor|ide",
+        "food": "食物|菜|美食|food|dish|cuisine",
+        "meeting": "会|开会|会议|meeting|meetings",
+        "standup": "站会|晨会|早会|standup|standups|stand-up",
+        "sync": "周会|例会|sync|syncs|weekly sync",
+        "deadline": "截止日期|截止时间|交付日期|deadline|deadlines|due date",
+        "postgresql": "postgres|postgresql|pg",
+        "node": "node|nodejs|node.js",
+        "go": "golang",
+    }
+)
+_VALUE_CATEGORY = _lexicon(
+    {
+        "lang": "python|java|go|golang|rust|c|c++|c#|javascript|js|typescript|ts|kotlin|swift|ruby|"
+        "php|scala|haskell|elixir|lua|julia|dart",
+        "colour": "red|blue|green|yellow|black|white|purple|orange|pink|grey|gray|红色|蓝色|绿色|黄色|"
+        "黑色|白色|紫色|橙色|粉色|灰色",
+        "drink": "coffee|tea|咖啡|茶|奶茶|可乐",
+        "editor": "vim|neovim|emacs|vscode|记事本",
+        "theme": "dark mode|light mode|dark theme|light theme|深色模式|浅色模式",
+        "indent": "tabs|spaces|tab|space",
+    }
+)
 _PRODUCTS = _names(
     "python|java|node|go|postgresql|mysql|redis|ubuntu|debian|centos|kubernetes|k8s|react|vue|"
     "angular|django|rails|ruby|php|rust|gcc|clang|swift|kotlin|elasticsearch|mongodb|ios|android|"
@@ -458,87 +461,123 @@ def _row(key: str, update_type: str, *patterns: str, **kw) -> Attribute:
 
 
 ATTRIBUTES: tuple[Attribute, ...] = (
-    _row("name", "name_change",
-         rf"(?:改名|更名)(?:叫|为|成)了?\s*{_ZH_NAME}",
-         rf"(?:我|本人)(?:的名字)?(?:现在)?叫\s*{_ZH_NAME}",
-         rf"我的名字(?:现在)?是\s*{_ZH_NAME}",
-         rf"(?i:\bmy\s+name\s+is(?:\s+now)?|\bcall\s+me|\bI(?:'m|\s+am)\s+called|\bI\s+(?:have\s+)?"
-         rf"changed\s+my\s+name\s+to|\bmy\s+name\s+(?:has\s+)?changed\s+to)\s+{_EN_PROPER}",
-         stateful=True),
-    _row("residence", "location_change",
-         rf"(?:住在|住|定居在?|生活在|搬到了?|搬去了?|搬来了?|搬家到了?|家在)\s*{_ZH_PLACE}",
-         rf"(?i:\bI\s+(?:now\s+|currently\s+|still\s+)?(?:live|am\s+living|'m\s+living|reside)\s+in"
-         rf"|\bI(?:'m|\s+am)\s+(?:now\s+)?based\s+in|\bmy\s+home\s+is\s+in"
-         rf"|(?:moved|relocated|move|relocate|moving|"
-         rf"relocating)\s+to)\s+{_EN_PROPER}",
-         stateful=True),
-    _row("work_city", "location_change",
-         rf"在(?P<value>{CITIES})(?:工作|上班)",
-         rf"(?:调到|调去|转到|派到|外派到|派驻)(?P<value>{CITIES})",
-         rf"(?i:\bI\s+(?:now\s+|currently\s+)?work\s+in)\s+{_EN_PROPER}",
-         stateful=True),
-    _row("employer", "job_change",
-         r"(?:跳槽到|跳槽去|入职|加入)了?\s*(?P<value>[^\s，,。！!；;了]{2,16})",
-         rf"我(?:现在|目前|已经)?在(?!(?:{CITIES})(?:工作|上班))\s*(?P<value>[^\s，,。！!；;]{{2,16}}?)\s*"
-         r"(?:工作|上班|任职|实习)",
-         r"我的?(?:公司|单位|东家)是\s*(?P<value>[^\s，,。！!；;了]{2,16})",
-         rf"我(?:现在|目前|已经)?在\s*(?P<value>[^\s，,。！!；;在]{{2,16}}?)\s*(?:做|当|担任)"
-         rf"[{CJK}A-Za-z]{{0,8}}?(?:{_ZH_ROLE})",
-         rf"(?i:\bI\s+(?:now\s+|currently\s+|still\s+)?(?:work|am\s+working|'m\s+working)\s+(?:at|for)"
-         rf"|\bI\s+(?:have\s+|just\s+|recently\s+)?joined|\bI\s+(?:have\s+)?(?:started|got)\s+a\s+"
-         rf"(?:new\s+)?job\s+at|\bmy\s+employer\s+is)\s+{_EN_PROPER}",
-         stateful=True),
-    _row("job", "role_change",
-         rf"我(?:现在|目前|已经)?(?:是|当|做|成为|成了|转行做|转行当|转岗做|转岗为)了?(?:一名|一个|一位|个|名)?\s*"
-         rf"(?P<value>[{CJK}A-Za-z ]{{0,10}}?(?:{_ZH_ROLE}))",
-         rf"我的(?:职位|职业|岗位|工作)是\s*{_ZH_VAL}",
-         rf"(?i:\bI(?:'m|\s+am)\s+(?:now\s+|currently\s+)?(?:an?|the)|\bI\s+(?:now\s+)?work\s+as\s+"
-         rf"(?:an?|the)|\bI\s+(?:became|have\s+become)\s+(?:an?|the))\s+"
-         rf"(?P<value>(?:[A-Za-z-]+\s+){{0,3}}?(?i:{_EN_ROLE})s?)\b",
-         rf"(?i:\bmy\s+(?:job|role|title|position)\s+is(?:\s+now)?)\s+(?:an?\s+)?{_EN_PHRASE}",
-         stateful=True),
-    _row("favourite", "preference_change",
-         rf"最(?:喜欢|爱)的(?P<slot>[{CJK}A-Za-z]{{1,6}}?)(?:现在)?(?:是|就是|变成了?|改成了?|换成了?)了?\s*{_ZH_VAL}",
-         rf"最(?:喜欢|爱)(?:用|吃|喝|看|听|玩|的是)?\s*{_ZH_VAL}",
-         rf"(?i:\bmy\s+(?:favou?rite|preferred))\s+(?P<slot>[A-Za-z]+(?:\s+[A-Za-z]+)?)\s+"
-         rf"(?i:is|are|has\s+changed\s+to|changed\s+to)\s+(?:now\s+)?{_EN_PHRASE}",
-         needs_slot=True),
-    _row("preference", "preference_change",
-         rf"(?:更(?:喜欢|爱)|偏好|偏爱|首选)(?:用|吃|喝|看|听|玩|的是)?\s*{_ZH_VAL}",
-         rf"(?i:\bI\s+(?:now\s+|still\s+|really\s+)?prefer)\s+{_EN_PHRASE}",
-         needs_slot=True),
-    _row("likes", "complement",
-         rf"(?<![最更可热恋偏])(?:喜欢|爱)(?:吃|喝|看|听|玩|用|上了)?\s*{_ZH_VAL}",
-         rf"(?i:\bI\s+(?:really\s+|also\s+|still\s+|do(?:n't|\s+not)\s+|no\s+longer\s+)?"
-         rf"(?:like|love|enjoy)s?)\s+{_EN_PHRASE}",
-         multi=True),
-    _row("skill", "complement",
-         rf"我(?:也|还)?(?:会|懂|熟悉|掌握|擅长|精通)(?:用|写|说|讲)?\s*"
-         rf"(?P<value>[A-Za-z][\w+#.-]*|[{CJK}]{{1,4}}?(?:语|文|话))",
-         r"(?i:\bI\s+(?:also\s+|can\s+)?(?:speak|know|code\s+in|write))\s+(?P<value>[A-Z][\w+#.-]*)",
-         multi=True),
-    _row("schedule", "schedule_change",
-         rf"(?P<slot>{_ZH_EVENT})[^，,。；;]{{0,6}}?(?:改到|改成|改为|改在|推迟到|提前到|挪到|换到|调到)了?\s*"
-         rf"(?P<value>{ZH_TIME})",
-         rf"(?P<value>{ZH_TIME})的?要?(?:开|有|上)?(?P<slot>{_ZH_EVENT})",
-         rf"(?P<slot>{_ZH_EVENT})(?:时间)?(?:是|在|定在|安排在)\s*(?P<value>{ZH_TIME})",
-         rf"(?i)(?P<slot>{_EN_EVENT})\b[^,;.]{{0,25}}?\b(?:moved|changed|rescheduled|pushed|"
-         rf"shifted|postponed)\s+to\s+(?:on\s+|at\s+)?(?P<value>{EN_TIME})",
-         rf"(?i)(?P<slot>{_EN_EVENT})\b[^,;.]{{0,25}}?\b(?:at|on|is)\s+(?:now\s+)?(?:at\s+|on\s+)?"
-         rf"(?P<value>{EN_TIME})"),
-    _row("version", "version_change",
-         r"(?<![\w.])(?P<slot>[A-Za-z][A-Za-z+#.-]{0,30}[A-Za-z+#])\s*(?:v(?=\d))?"
-         r"(?P<value>\d+(?:\.\d+)*)(?![\d.]*\s*(?:%|am\b|pm\b))",
-         accept=_is_product),
+    _row(
+        "name",
+        "name_change",
+        rf"(?:改名|更名)(?:叫|为|成)了?\s*{_ZH_NAME}",
+        rf"(?:我|本人)(?:的名字)?(?:现在)?叫\s*{_ZH_NAME}",
+        rf"我的名字(?:现在)?是\s*{_ZH_NAME}",
+        rf"(?i:\bmy\s+name\s+is(?:\s+now)?|\bcall\s+me|\bI(?:'m|\s+am)\s+called|\bI\s+(?:have\s+)?"
+        rf"changed\s+my\s+name\s+to|\bmy\s+name\s+(?:has\s+)?changed\s+to)\s+{_EN_PROPER}",
+        stateful=True,
+    ),
+    _row(
+        "residence",
+        "location_change",
+        rf"(?:住在|住|定居在?|生活在|搬到了?|搬去了?|搬来了?|搬家到了?|家在)\s*{_ZH_PLACE}",
+        rf"(?i:\bI\s+(?:now\s+|currently\s+|still\s+)?(?:live|am\s+living|'m\s+living|reside)\s+in"
+        rf"|\bI(?:'m|\s+am)\s+(?:now\s+)?based\s+in|\bmy\s+home\s+is\s+in"
+        rf"|(?:moved|relocated|move|relocate|moving|"
+        rf"relocating)\s+to)\s+{_EN_PROPER}",
+        stateful=True,
+    ),
+    _row(
+        "work_city",
+        "location_change",
+        rf"在(?P<value>{CITIES})(?:工作|上班)",
+        rf"(?:调到|调去|转到|派到|外派到|派驻)(?P<value>{CITIES})",
+        rf"(?i:\bI\s+(?:now\s+|currently\s+)?work\s+in)\s+{_EN_PROPER}",
+        stateful=True,
+    ),
+    _row(
+        "employer",
+        "job_change",
+        r"(?:跳槽到|跳槽去|入职|加入)了?\s*(?P<value>[^\s，,。！!；;了]{2,16})",
+        rf"我(?:现在|目前|已经)?在(?!(?:{CITIES})(?:工作|上班))\s*(?P<value>[^\s，,。！!；;]{{2,16}}?)\s*"
+        r"(?:工作|上班|任职|实习)",
+        r"我的?(?:公司|单位|东家)是\s*(?P<value>[^\s，,。！!；;了]{2,16})",
+        rf"我(?:现在|目前|已经)?在\s*(?P<value>[^\s，,。！!；;在]{{2,16}}?)\s*(?:做|当|担任)"
+        rf"[{CJK}A-Za-z]{{0,8}}?(?:{_ZH_ROLE})",
+        rf"(?i:\bI\s+(?:now\s+|currently\s+|still\s+)?(?:work|am\s+working|'m\s+working)\s+(?:at|for)"
+        rf"|\bI\s+(?:have\s+|just\s+|recently\s+)?joined|\bI\s+(?:have\s+)?(?:started|got)\s+a\s+"
+        rf"(?:new\s+)?job\s+at|\bmy\s+employer\s+is)\s+{_EN_PROPER}",
+        stateful=True,
+    ),
+    _row(
+        "job",
+        "role_change",
+        rf"我(?:现在|目前|已经)?(?:是|当|做|成为|成了|转行做|转行当|转岗做|转岗为)了?(?:一名|一个|一位|个|名)?\s*"
+        rf"(?P<value>[{CJK}A-Za-z ]{{0,10}}?(?:{_ZH_ROLE}))",
+        rf"我的(?:职位|职业|岗位|工作)是\s*{_ZH_VAL}",
+        rf"(?i:\bI(?:'m|\s+am)\s+(?:now\s+|currently\s+)?(?:an?|the)|\bI\s+(?:now\s+)?work\s+as\s+"
+        rf"(?:an?|the)|\bI\s+(?:became|have\s+become)\s+(?:an?|the))\s+"
+        rf"(?P<value>(?:[A-Za-z-]+\s+){{0,3}}?(?i:{_EN_ROLE})s?)\b",
+        rf"(?i:\bmy\s+(?:job|role|title|position)\s+is(?:\s+now)?)\s+(?:an?\s+)?{_EN_PHRASE}",
+        stateful=True,
+    ),
+    _row(
+        "favourite",
+        "preference_change",
+        rf"最(?:喜欢|爱)的(?P<slot>[{CJK}A-Za-z]{{1,6}}?)(?:现在)?(?:是|就是|变成了?|改成了?|换成了?)了?\s*{_ZH_VAL}",
+        rf"最(?:喜欢|爱)(?:用|吃|喝|看|听|玩|的是)?\s*{_ZH_VAL}",
+        rf"(?i:\bmy\s+(?:favou?rite|preferred))\s+(?P<slot>[A-Za-z]+(?:\s+[A-Za-z]+)?)\s+"
+        rf"(?i:is|are|has\s+changed\s+to|changed\s+to)\s+(?:now\s+)?{_EN_PHRASE}",
+        needs_slot=True,
+    ),
+    _row(
+        "preference",
+        "preference_change",
+        rf"(?:更(?:喜欢|爱)|偏好|偏爱|首选)(?:用|吃|喝|看|听|玩|的是)?\s*{_ZH_VAL}",
+        rf"(?i:\bI\s+(?:now\s+|still\s+|really\s+)?prefer)\s+{_EN_PHRASE}",
+        needs_slot=True,
+    ),
+    _row(
+        "likes",
+        "complement",
+        rf"(?<![最更可热恋偏])(?:喜欢|爱)(?:吃|喝|看|听|玩|用|上了)?\s*{_ZH_VAL}",
+        rf"(?i:\bI\s+(?:really\s+|also\s+|still\s+|do(?:n't|\s+not)\s+|no\s+longer\s+)?"
+        rf"(?:like|love|enjoy)s?)\s+{_EN_PHRASE}",
+        multi=True,
+    ),
+    _row(
+        "skill",
+        "complement",
+        rf"我(?:也|还)?(?:会|懂|熟悉|掌握|擅长|精通)(?:用|写|说|讲)?\s*"
+        rf"(?P<value>[A-Za-z][\w+#.-]*|[{CJK}]{{1,4}}?(?:语|文|话))",
+        r"(?i:\bI\s+(?:also\s+|can\s+)?(?:speak|know|code\s+in|write))\s+(?P<value>[A-Z][\w+#.-]*)",
+        multi=True,
+    ),
+    _row(
+        "schedule",
+        "schedule_change",
+        rf"(?P<slot>{_ZH_EVENT})[^，,。；;]{{0,6}}?(?:改到|改成|改为|改在|推迟到|提前到|挪到|换到|调到)了?\s*"
+        rf"(?P<value>{ZH_TIME})",
+        rf"(?P<value>{ZH_TIME})的?要?(?:开|有|上)?(?P<slot>{_ZH_EVENT})",
+        rf"(?P<slot>{_ZH_EVENT})(?:时间)?(?:是|在|定在|安排在)\s*(?P<value>{ZH_TIME})",
+        rf"(?i)(?P<slot>{_EN_EVENT})\b[^,;.]{{0,25}}?\b(?:moved|changed|rescheduled|pushed|"
+        rf"shifted|postponed)\s+to\s+(?:on\s+|at\s+)?(?P<value>{EN_TIME})",
+        rf"(?i)(?P<slot>{_EN_EVENT})\b[^,;.]{{0,25}}?\b(?:at|on|is)\s+(?:now\s+)?(?:at\s+|on\s+)?"
+        rf"(?P<value>{EN_TIME})",
+    ),
+    _row(
+        "version",
+        "version_change",
+        r"(?<![\w.])(?P<slot>[A-Za-z][A-Za-z+#.-]{0,30}[A-Za-z+#])\s*(?:v(?=\d))?"
+        r"(?P<value>\d+(?:\.\d+)*)(?![\d.]*\s*(?:%|am\b|pm\b))",
+        accept=_is_product,
+    ),
     _row("vehicle", "vehicle_replaced", *_owned(_VEHICLE), stateful=True),
     _row("phone", "device_replaced", *_owned(_PHONE), stateful=True),
     _row("computer", "device_replaced", *_owned(_COMPUTER), stateful=True),
-    _row("diet", "diet_change",
-         r"我(?:现在|目前|已经)?(?:不再|不)?(?P<value>吃素|素食)",
-         r"(?i:\bI(?:'m|\s+am)\s+(?:now\s+|still\s+|no\s+longer\s+|not\s+)?(?:a\s+)?)"
-         r"(?P<value>vegetarian|vegan|pescatarian)",
-         stateful=True),
-)  # fmt: skip
+    _row(
+        "diet",
+        "diet_change",
+        r"我(?:现在|目前|已经)?(?:不再|不)?(?P<value>吃素|素食)",
+        r"(?i:\bI(?:'m|\s+am)\s+(?:now\s+|still\s+|no\s+longer\s+|not\s+)?(?:a\s+)?)"
+        r"(?P<value>vegetarian|vegan|pescatarian)",
+        stateful=True,
+    ),
+)
 
 
 @dataclass(frozen=True)

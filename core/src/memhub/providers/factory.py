@@ -29,7 +29,9 @@ def build_judge(settings: Settings, jev: Any = None, llm: Any = None) -> Judge:
             )
         return jev
     model = jev
-    if model is None and llm is not None and not hasattr(llm, "extract"):  # an injected model plays both roles
+    if (
+        model is None and llm is not None and not hasattr(llm, "extract")
+    ):  # an injected model plays both roles
         model = llm
     if model is None and (settings.jev_api_key or settings.llm_api_key):
         model = _hosted(settings, "jev" if settings.jev_api_key else "llm")

@@ -127,9 +127,10 @@ def _is_talk(text: str) -> bool:
 
 def _size(text: str) -> int:
     """Words, counting two CJK characters as one."""
-    return len(_WORD.findall(_CJK_RUN.sub(" ", text.lower()))) + sum(
-        len(run) for run in _CJK_RUN.findall(text)
-    ) // 2
+    return (
+        len(_WORD.findall(_CJK_RUN.sub(" ", text.lower())))
+        + sum(len(run) for run in _CJK_RUN.findall(text)) // 2
+    )
 
 
 # Talk that is not a fact is short ("hold that thought", "下一个问题"); a longer statement
@@ -181,7 +182,8 @@ def _too_short(text: str) -> bool:
 
 _SENTENCE_END = "。！!？?；;\n"
 _CLAUSE_SPLIT = re.compile(
-    r"(?<!\s)\s*(?:，|,(?!\d))\s*(?:(?:and|but)\s+|并且|而且|同时|但是|不过)?|(?<!\s)\s+and\s+", re.I
+    r"(?<!\s)\s*(?:，|,(?!\d))\s*(?:(?:and|but)\s+|并且|而且|同时|但是|不过)?|(?<!\s)\s+and\s+",
+    re.I,
 )
 _SUBJECT = re.compile(r"^(?:我们|咱们|我|(?:I|We)\b)", re.I)
 _OWN_SUBJECT = re.compile(r"^(?:我|你|他|她|它|咱|用户|(?:i|we|you|he|she|it|they|my|our)\b)", re.I)

@@ -36,9 +36,17 @@ class OpenAICompatibleLLM:
         >>> await llm.complete_json("Reply in JSON.", "Say hi as {\\"greeting\\": ...}")
     """
 
-    def __init__(self, model: str, *, api_key: str | None = None, base_url: str | None = None,
-                 timeout: float = 60.0, max_attempts: int = 4, max_wait: float = 60.0,
-                 backoff: float = 1.0) -> None:  # fmt: skip
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float = 60.0,
+        max_attempts: int = 4,
+        max_wait: float = 60.0,
+        backoff: float = 1.0,
+    ) -> None:
         try:
             import openai
             import tenacity

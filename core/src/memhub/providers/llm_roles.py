@@ -78,10 +78,15 @@ class LLMJudge:
 
     def _question(self, items: list[JudgeItem]) -> str:
         entries = [
-            {"index": i, "candidate": it.candidate.text,
-             "existing": [{"id": n.id, "content": n.content, "similarity": n.score} for n in it.neighbours]}
+            {
+                "index": i,
+                "candidate": it.candidate.text,
+                "existing": [
+                    {"id": n.id, "content": n.content, "similarity": n.score} for n in it.neighbours
+                ],
+            }
             for i, it in enumerate(items)
-        ]  # fmt: skip
+        ]
         text = json.dumps(entries, ensure_ascii=False)
         # Over budget: drop the oldest (weakest) neighbours first, never a candidate.
         while len(text) > self.max_chars and any(e["existing"] for e in entries):
@@ -97,10 +102,14 @@ class LLMJudge:
             for raw in data.get("verdicts", []):
                 index = int(raw.get("index", len(by_index)))
                 if not 0 <= index < len(items) or index in by_index:
-                    raise ValueError(f"index {index} is not one of the {len(items)} items sent, once")
+                    raise ValueError(
+                        f"index {index} is not one of the {len(items)} items sent, once"
+                    )
                 verdict = Verdict.model_validate({k: v for k, v in raw.items() if k != "index"})
                 shown = {n.id for n in items[index].neighbours}  # targets only among what was shown
-                by_index[index] = verdict.model_copy(update={"targets": [t for t in verdict.targets if t in shown]})
+                by_index[index] = verdict.model_copy(
+                    update={"targets": [t for t in verdict.targets if t in shown]}
+                )
         except (ValidationError, TypeError, ValueError, AttributeError) as err:
             raise ProviderError(f"the judge returned malformed verdicts: {err}") from err
         # A verdict the model forgot is treated as ADD: never lose a candidate silently.
@@ -144,4 +153,6 @@ class LLMProcedureExtractor:
         try:
             return [Procedure.model_validate(p) for p in data.get("procedures", [])]
         except (ValidationError, TypeError, AttributeError) as err:
-            raise ProviderError(f"the procedure extractor returned malformed procedures: {err}") from err
+            raise ProviderError(
+                f"the procedure extractor returned malformed procedures: {err}"
+            ) from err

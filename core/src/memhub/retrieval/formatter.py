@@ -12,10 +12,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 _HEADINGS = {
-    "zh": {"profile": "用户画像", "proactive": "计划与待办", "normal": "相关记忆", "procedures": "工程经验",
-           "derived": "归纳规律"},  # fmt: skip
-    "en": {"profile": "About the user", "proactive": "Plans and reminders", "normal": "Relevant memories",
-           "procedures": "Engineering experience", "derived": "Observed patterns"},  # fmt: skip
+    "zh": {
+        "profile": "用户画像",
+        "proactive": "计划与待办",
+        "normal": "相关记忆",
+        "procedures": "工程经验",
+        "derived": "归纳规律",
+    },
+    "en": {
+        "profile": "About the user",
+        "proactive": "Plans and reminders",
+        "normal": "Relevant memories",
+        "procedures": "Engineering experience",
+        "derived": "Observed patterns",
+    },
 }
 _ORDER = ("profile", "proactive", "normal", "procedures", "derived")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -41,8 +51,9 @@ def _line(item: Any) -> str:
     return f"- {_get(item, 'content')}" + (f" [{when}]" if when else "")
 
 
-def format_memories(groups: Mapping[str, Sequence[Any]] | None, *, language: str | None = None,
-                    max_items: int = 20) -> str:  # fmt: skip
+def format_memories(
+    groups: Mapping[str, Sequence[Any]] | None, *, language: str | None = None, max_items: int = 20
+) -> str:
     """Render ``SearchResult.memories.to_dict()`` as a prompt block; ``""`` when there is nothing.
 
     Args:

@@ -187,8 +187,9 @@ class MemoryStore(Protocol):
         """Many writes follow (an import): index them once when the block ends, not in passing."""
 
 
-async def pages(store: MemoryStore, collection: Collection, where: Where | None = None, *,
-                size: int = 256) -> AsyncIterator[list[StoredPoint]]:  # fmt: skip
+async def pages(
+    store: MemoryStore, collection: Collection, where: Where | None = None, *, size: int = 256
+) -> AsyncIterator[list[StoredPoint]]:
     """Every point of ``collection`` matching ``where``, a scroll page at a time.
 
     The next page is asked for after the caller is done with this one, so the caller
@@ -203,6 +204,8 @@ async def pages(store: MemoryStore, collection: Collection, where: Where | None 
             return
 
 
-async def every(store: MemoryStore, collection: Collection, where: Where | None = None) -> list[StoredPoint]:
+async def every(
+    store: MemoryStore, collection: Collection, where: Where | None = None
+) -> list[StoredPoint]:
     """Every point of ``collection`` matching ``where``, however many: no silent cap."""
     return [point async for page in pages(store, collection, where) for point in page]

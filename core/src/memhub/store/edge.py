@@ -93,7 +93,9 @@ def _facet_condition(c: Match | MatchAny | IsEmpty) -> qe.FieldCondition | None:
     tokens = [facets.token(c.key, v) for v in values]
     if None in tokens:
         return None
-    return qe.FieldCondition(facets.FACETS, match=qe.MatchAny(tokens) if len(tokens) > 1 else qe.MatchValue(tokens[0]))
+    return qe.FieldCondition(
+        facets.FACETS, match=qe.MatchAny(tokens) if len(tokens) > 1 else qe.MatchValue(tokens[0])
+    )
 
 
 def to_edge_filter(where: Where | None, keys: frozenset[str] = frozenset()) -> qe.Filter | None:
@@ -143,17 +145,27 @@ def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
         # float originals stay on disk and are read only to rescore the best candidates.
         # Filtered recalls never walk the HNSW graph (a user's memories are few enough
         # for a plain scan), so it stays on disk too.
-        int8 = qe.ScalarQuantizationConfig(type=qe.ScalarType.Int8, quantile=0.99, memory=qe.Memory.Pinned)
+        int8 = qe.ScalarQuantizationConfig(
+            type=qe.ScalarType.Int8, quantile=0.99, memory=qe.Memory.Pinned
+        )
         return qe.EdgeConfig(
-            vectors={DENSE: qe.EdgeVectorParams(size=vector_size, distance=qe.Distance.Cosine,
-                                                memory=qe.Memory.Cold, quantization_config=int8)},
+            vectors={
+                DENSE: qe.EdgeVectorParams(
+                    size=vector_size,
+                    distance=qe.Distance.Cosine,
+                    memory=qe.Memory.Cold,
+                    quantization_config=int8,
+                )
+            },
             sparse_vectors={BM25: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-            hnsw_config=qe.HnswIndexConfig(m=16, ef_construct=100, full_scan_threshold=10_000, memory=qe.Memory.Cold),
+            hnsw_config=qe.HnswIndexConfig(
+                m=16, ef_construct=100, full_scan_threshold=10_000, memory=qe.Memory.Cold
+            ),
             # Edge keeps two segments by default, so each index build merged into (and
             # rebuilt) the big one: at 60k written memories one write waited 17 s and the
             # writer held 1.35 GB. With up to eight: 1.5 s and 0.65 GB, queries no slower.
             optimizers=qe.EdgeOptimizersConfig(default_segment_number=8),
-        )  # fmt: skip
+        )
     return qe.EdgeConfig(sparse_vectors={_PAYLOAD_ONLY: qe.EdgeSparseVectorParams()})
 
 
@@ -172,7 +184,12 @@ def _create_indexes(shard: qe.EdgeShard, spec: IndexSpec, existing: set[str]) ->
         wanted[spec.tenant] = qe.KeywordIndexParams(is_tenant=True, memory=qe.Memory.Cold)
     if facets.facet_keys(spec):
         wanted[facets.FACETS] = on_disk
-    wanted.update({key: qe.IntegerIndexParams(lookup=True, range=True, memory=qe.Memory.Cold) for key in spec.integer})
+    wanted.update(
+        {
+            key: qe.IntegerIndexParams(lookup=True, range=True, memory=qe.Memory.Cold)
+            for key in spec.integer
+        }
+    )
     wanted.update({key: qe.DatetimeIndexParams(memory=qe.Memory.Cold) for key in spec.datetime})
     for key, schema in wanted.items():
         if key not in existing:
@@ -187,8 +204,14 @@ def _upgrade_to_facets(shard: qe.EdgeShard, spec: IndexSpec, existing: set[str])
         return
     missing = qe.Filter(must=[qe.IsEmptyCondition(facets.FACETS)])
     while shard.count(qe.CountRequest(filter=missing, exact=True)):
-        records, _ = shard.scroll(qe.ScrollRequest(limit=256, filter=missing, with_payload=True, with_vector=True))
-        shard.update(qe.UpdateOperation.upsert_points([_to_point(_from_record(r, True), keys) for r in records]))
+        records, _ = shard.scroll(
+            qe.ScrollRequest(limit=256, filter=missing, with_payload=True, with_vector=True)
+        )
+        shard.update(
+            qe.UpdateOperation.upsert_points(
+                [_to_point(_from_record(r, True), keys) for r in records]
+            )
+        )
     for key in keys & existing:
         shard.update(qe.UpdateOperation.delete_field_index(key))
 
@@ -438,21 +461,31 @@ class EdgeStore:
     ) -> list[ScoredPoint]:
         flt = to_edge_filter(where, _KEYS["memories"])
         prefetches = [
-            qe.Prefetch(limit=prefetch_limit, query=qe.Query.Nearest(list(dense), using=DENSE), filter=flt)
+            qe.Prefetch(
+                limit=prefetch_limit, query=qe.Query.Nearest(list(dense), using=DENSE), filter=flt
+            )
         ]
         if sparse.indices:
             bm25 = qe.SparseVector(sparse.indices, sparse.values)
             prefetches.append(
-                qe.Prefetch(limit=prefetch_limit, query=qe.Query.Nearest(bm25, using=BM25), filter=flt)
+                qe.Prefetch(
+                    limit=prefetch_limit, query=qe.Query.Nearest(bm25, using=BM25), filter=flt
+                )
             )
         # The filter goes on the prefetches only: fusion ranks their (already filtered)
         # candidates, and a root filter would be merged into every prefetch again,
         # checking each condition twice per candidate (~15% of the query at 100k points).
-        request = qe.QueryRequest(limit=limit, prefetches=prefetches, query=_fusion(rrf_k, weights, len(prefetches)),
-                                   with_payload=True)  # fmt: skip
+        request = qe.QueryRequest(
+            limit=limit,
+            prefetches=prefetches,
+            query=_fusion(rrf_k, weights, len(prefetches)),
+            with_payload=True,
+        )
         return await self._run(self._query, request)
 
-    async def dense_query(self, dense: list[float], where: Where | None, *, limit: int) -> list[ScoredPoint]:
+    async def dense_query(
+        self, dense: list[float], where: Where | None, *, limit: int
+    ) -> list[ScoredPoint]:
         request = qe.QueryRequest(
             limit=limit,
             query=qe.Query.Nearest(list(dense), using=DENSE),

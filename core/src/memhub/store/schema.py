@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from memhub.store.base import Collection, IndexSpec
 
-COLLECTIONS: tuple[Collection, ...] = ("memories", "events", "meta", "checkpoints", "checkpoint_writes")
+COLLECTIONS: tuple[Collection, ...] = (
+    "memories",
+    "events",
+    "meta",
+    "checkpoints",
+    "checkpoint_writes",
+)
 
 # Every key a read path filters on has an index: Qdrant filters without one
 # fall back to a full payload scan.
@@ -42,11 +48,20 @@ INDEXES: dict[Collection, IndexSpec] = {
     # "tenant" is hot (its own index, not a facet): checkpoints written before they carried
     # one must still match IsEmpty("tenant") (memhub.records).
     "checkpoints": IndexSpec(
-        keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "parent_checkpoint_id", "kind", "run_id", "tenant"),
+        keyword=(
+            "thread_id",
+            "checkpoint_ns",
+            "checkpoint_id",
+            "parent_checkpoint_id",
+            "kind",
+            "run_id",
+            "tenant",
+        ),
         integer=("seq",),
         hot=("tenant",),
     ),
     "checkpoint_writes": IndexSpec(
-        keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "tenant"), hot=("tenant",)
+        keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "tenant"),
+        hot=("tenant",),
     ),
 }

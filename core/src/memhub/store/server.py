@@ -109,7 +109,9 @@ def collection_params(collection: Collection, vector_size: int) -> dict[str, Any
     return {"vectors_config": {}}
 
 
-def index_fields(spec: IndexSpec) -> list[tuple[str, models.PayloadSchemaType | models.KeywordIndexParams]]:
+def index_fields(
+    spec: IndexSpec,
+) -> list[tuple[str, models.PayloadSchemaType | models.KeywordIndexParams]]:
     kinds = (
         (spec.keyword, models.PayloadSchemaType.KEYWORD),
         (spec.integer, models.PayloadSchemaType.INTEGER),
@@ -297,7 +299,11 @@ class QdrantServerStore:
         self, collection: Collection, key: str, where: Where | None = None, *, limit: int = 100
     ) -> list[tuple[str | int | bool, int]]:
         request = self._client.facet(
-            self._name(collection), key, facet_filter=to_qdrant_filter(where), limit=limit, exact=True
+            self._name(collection),
+            key,
+            facet_filter=to_qdrant_filter(where),
+            limit=limit,
+            exact=True,
         )
         found = [(h.value, int(h.count)) for h in (await self._call(request)).hits]
         found.sort(key=lambda f: (-f[1], str(f[0])))
@@ -323,7 +329,9 @@ class QdrantServerStore:
             prefetch.append(
                 models.Prefetch(query=bm25, using=BM25, filter=flt, limit=prefetch_limit)
             )
-        rrf = models.RrfQuery(rrf=models.Rrf(k=rrf_k, weights=list(weights[: len(prefetch)]) if weights else None))
+        rrf = models.RrfQuery(
+            rrf=models.Rrf(k=rrf_k, weights=list(weights[: len(prefetch)]) if weights else None)
+        )
         return await self._query(rrf, prefetch=prefetch, query_filter=flt, limit=limit)
 
     async def dense_query(

@@ -85,24 +85,48 @@ async def scroll_all(
 # A small corpus for the filter tests: name -> (payload, dense, sparse text).
 _FILTER_DATA: dict[str, tuple[dict[str, Any], list[float] | None, str | None]] = {
     "a": (
-        {"user_id": "u1", "layer": "fact", "tags": ["x", "y"], "agent_id": "bot", "rev": 1, "pinned": True,
-         "created_at": "2024-01-01T00:00:00Z"},
-        vec(1), "alpha",
+        {
+            "user_id": "u1",
+            "layer": "fact",
+            "tags": ["x", "y"],
+            "agent_id": "bot",
+            "rev": 1,
+            "pinned": True,
+            "created_at": "2024-01-01T00:00:00Z",
+        },
+        vec(1),
+        "alpha",
     ),
     "b": (
-        {"user_id": "u1", "layer": "profile", "tags": [], "agent_id": None, "rev": 2, "pinned": False,
-         "created_at": "2024-02-01T00:00:00Z"},
-        vec(0, 1), None,
+        {
+            "user_id": "u1",
+            "layer": "profile",
+            "tags": [],
+            "agent_id": None,
+            "rev": 2,
+            "pinned": False,
+            "created_at": "2024-02-01T00:00:00Z",
+        },
+        vec(0, 1),
+        None,
     ),
     "c": (
-        {"user_id": "u2", "layer": "fact", "tags": ["y"], "rev": 3, "created_at": "2024-03-01T00:00:00Z"},
-        None, "gamma",
+        {
+            "user_id": "u2",
+            "layer": "fact",
+            "tags": ["y"],
+            "rev": 3,
+            "created_at": "2024-03-01T00:00:00Z",
+        },
+        None,
+        "gamma",
     ),
     "d": (
         {"user_id": "u3", "layer": "raw", "rev": 4, "created_at": "2024-04-01T12:00:00Z"},
-        vec(0, 0, 1), None,
+        vec(0, 0, 1),
+        None,
     ),
-}  # fmt: skip
+}
 
 _FILTER_CASES: list[tuple[str, Where | None, str]] = [
     ("none", None, "abcd"),
@@ -117,23 +141,47 @@ _FILTER_CASES: list[tuple[str, Where | None, str]] = [
     ("match-any-list-element", Where(must=(MatchAny("tags", ("x", "z")),)), "a"),
     ("match-any-list-elements", Where(must=(MatchAny("tags", ("y", "z")),)), "ac"),
     ("match-any-list-none", Where(must=(MatchAny("tags", ("z",)),)), ""),
-    ("match-any-list-and-keyword", Where(must=(Match("user_id", "u1"), MatchAny("tags", ("x", "y")))), "a"),
-    ("match-any-list-and-layer", Where(must=(Match("layer", "fact"), MatchAny("tags", ("x", "y")))), "ac"),
+    (
+        "match-any-list-and-keyword",
+        Where(must=(Match("user_id", "u1"), MatchAny("tags", ("x", "y")))),
+        "a",
+    ),
+    (
+        "match-any-list-and-layer",
+        Where(must=(Match("layer", "fact"), MatchAny("tags", ("x", "y")))),
+        "ac",
+    ),
     ("must-not-match-any-list", Where(must_not=(MatchAny("tags", ("y",)),)), "bd"),
     ("is-empty-null-or-missing", Where(must=(IsEmpty("agent_id"),)), "bcd"),
     ("is-empty-empty-list", Where(must=(IsEmpty("tags"),)), "bd"),
     ("should", Where(should=(Match("layer", "profile"), Match("user_id", "u2"))), "bc"),
-    ("nested-should", Where(must=(Match("layer", "fact"), Where(should=(Match("user_id", "u2"), Match("rev", 1))))), "ac"),
+    (
+        "nested-should",
+        Where(
+            must=(Match("layer", "fact"), Where(should=(Match("user_id", "u2"), Match("rev", 1))))
+        ),
+        "ac",
+    ),
     ("must-not", Where(must_not=(Match("user_id", "u1"),)), "cd"),
-    ("must-not-nested", Where(must_not=(Where(must=(Match("user_id", "u1"), Match("layer", "fact"))),)), "bcd"),
-    ("date-range", Where(must=(DateRange("created_at", gte="2024-02-01T00:00:00Z", lte="2024-03-31T23:59:59Z"),)), "bc"),
+    (
+        "must-not-nested",
+        Where(must_not=(Where(must=(Match("user_id", "u1"), Match("layer", "fact"))),)),
+        "bcd",
+    ),
+    (
+        "date-range",
+        Where(
+            must=(DateRange("created_at", gte="2024-02-01T00:00:00Z", lte="2024-03-31T23:59:59Z"),)
+        ),
+        "bc",
+    ),
     ("date-gte", Where(must=(DateRange("created_at", gte="2024-03-01T00:00:00Z"),)), "cd"),
     ("date-lte", Where(must=(DateRange("created_at", lte="2024-01-31T00:00:00Z"),)), "a"),
     ("has-dense", Where(must=(HasVector(DENSE),)), "abd"),
     ("has-bm25", Where(must=(HasVector(BM25),)), "ac"),
     ("lacks-dense", Where(must_not=(HasVector(DENSE),)), "c"),
     ("combined", Where(must=(Match("layer", "fact"),), must_not=(IsEmpty("agent_id"),)), "a"),
-]  # fmt: skip
+]
 
 
 class MemoryStoreConformance:
@@ -154,8 +202,16 @@ class MemoryStoreConformance:
     # -- writes and reads ------------------------------------------------------------
 
     async def test_upsert_retrieve_roundtrip(self, store: MemoryStore) -> None:
-        payload = {"content": "数据库选型：PostgreSQL 16", "user_id": "u1", "rev": 3, "pinned": True,
-                   "tags": ["x", "y"], "nested": {"k": [1, 2], "s": "v"}, "ratio": 0.5, "none": None}  # fmt: skip
+        payload = {
+            "content": "数据库选型：PostgreSQL 16",
+            "user_id": "u1",
+            "rev": 3,
+            "pinned": True,
+            "tags": ["x", "y"],
+            "nested": {"k": [1, 2], "s": "v"},
+            "ratio": 0.5,
+            "none": None,
+        }
         sparse = _bm25.document("we chose PostgreSQL 16 as the main database")
         a = StoredPoint(uid(), payload, vec(3, 4), sparse)
         b = StoredPoint(uid(), {"content": "no vectors"})
@@ -290,9 +346,13 @@ class MemoryStoreConformance:
     async def test_scroll_order_by_created_at(self, store: MemoryStore) -> None:
         stamps = [f"2024-01-{day:02d}T08:00:00Z" for day in range(1, 13)]
         shuffled = random.Random(7).sample(stamps, len(stamps))
-        await store.upsert("memories", [
-            StoredPoint(uid(), {"created_at": s, "user_id": "u1" if int(s[8:10]) % 3 else "u2"}) for s in shuffled
-        ])  # fmt: skip
+        await store.upsert(
+            "memories",
+            [
+                StoredPoint(uid(), {"created_at": s, "user_id": "u1" if int(s[8:10]) % 3 else "u2"})
+                for s in shuffled
+            ],
+        )
 
         asc, nxt = await store.scroll("memories", limit=100, order_by="created_at")
         assert [p.payload["created_at"] for p in asc] == stamps and nxt is None
@@ -301,17 +361,30 @@ class MemoryStoreConformance:
         )
         assert [p.payload["created_at"] for p in desc] == stamps[::-1] and nxt is None
 
-        newest, _ = await store.scroll("memories", Where(must=(Match("user_id", "u1"),)), limit=3,
-                                       order_by="created_at", descending=True)  # fmt: skip
+        newest, _ = await store.scroll(
+            "memories",
+            Where(must=(Match("user_id", "u1"),)),
+            limit=3,
+            order_by="created_at",
+            descending=True,
+        )
         assert [p.payload["created_at"][8:10] for p in newest] == ["11", "10", "08"]
 
     @pytest.fixture
     async def filter_data(self, store: MemoryStore) -> dict[str, str]:
         ids = {name: uid() for name in _FILTER_DATA}
-        await store.upsert("memories", [
-            StoredPoint(ids[name], {**payload, "name": name}, dense, _bm25.document(text) if text else None)
-            for name, (payload, dense, text) in _FILTER_DATA.items()
-        ])  # fmt: skip
+        await store.upsert(
+            "memories",
+            [
+                StoredPoint(
+                    ids[name],
+                    {**payload, "name": name},
+                    dense,
+                    _bm25.document(text) if text else None,
+                )
+                for name, (payload, dense, text) in _FILTER_DATA.items()
+            ],
+        )
         return ids
 
     @pytest.mark.parametrize(
@@ -346,11 +419,14 @@ class MemoryStoreConformance:
         docs = {"same": vec(2), "near": vec(1, 1), "orthogonal": vec(0, 1), "opposite": vec(-1)}
         ids = {name: uid() for name in docs}
         other = uid()
-        await store.upsert("memories", [
-            *(StoredPoint(ids[n], {"user_id": "u1", "name": n}, v) for n, v in docs.items()),
-            StoredPoint(uid(), {"user_id": "u1", "name": "no-vector"}),
-            StoredPoint(other, {"user_id": "u2", "name": "other-user"}, vec(1)),
-        ])  # fmt: skip
+        await store.upsert(
+            "memories",
+            [
+                *(StoredPoint(ids[n], {"user_id": "u1", "name": n}, v) for n, v in docs.items()),
+                StoredPoint(uid(), {"user_id": "u1", "name": "no-vector"}),
+                StoredPoint(other, {"user_id": "u2", "name": "other-user"}, vec(1)),
+            ],
+        )
         u1 = Where(must=(Match("user_id", "u1"),))
 
         hits = await store.dense_query(vec(1), u1, limit=10)
@@ -375,9 +451,13 @@ class MemoryStoreConformance:
             "other_user": ("u2", vec(1, 0.1), "postgres migration plan"),
         }
         ids = {name: uid() for name in docs}
-        await store.upsert("memories", [
-            StoredPoint(ids[n], {"user_id": u, "name": n}, d, _bm25.document(t)) for n, (u, d, t) in docs.items()
-        ])  # fmt: skip
+        await store.upsert(
+            "memories",
+            [
+                StoredPoint(ids[n], {"user_id": u, "name": n}, d, _bm25.document(t))
+                for n, (u, d, t) in docs.items()
+            ],
+        )
         await store.upsert(
             "memories", [StoredPoint(uid(), {"user_id": "u1", "name": "no_vectors"})]
         )
@@ -457,10 +537,14 @@ class MemoryStoreConformance:
 
     async def _seed(self, store: MemoryStore) -> dict[str, StoredPoint]:
         points = {
-            "memory": StoredPoint(uid(), {"content": "长期记忆", "created_at": "2024-01-01T00:00:00Z"}, vec(1, 2),
-                                  _bm25.document("long term memory")),
+            "memory": StoredPoint(
+                uid(),
+                {"content": "长期记忆", "created_at": "2024-01-01T00:00:00Z"},
+                vec(1, 2),
+                _bm25.document("long term memory"),
+            ),
             "bare": StoredPoint(uid(), {"content": "no vectors"}),
-        }  # fmt: skip
+        }
         await store.upsert("memories", [points["memory"], points["bare"]])
         points["event"] = StoredPoint(
             uid(), {"atom_id": "x", "kind": "add", "at": "2024-01-01T00:00:00Z"}
@@ -515,9 +599,15 @@ class MemoryStoreConformance:
 
     async def test_compact_keeps_all_live_data(self, store: MemoryStore) -> None:
         ids = [uid() for _ in range(20)]
-        await store.upsert("memories", [
-            StoredPoint(i, {"n": n, "v": "old"}, vec(1, n), _bm25.document(f"note {n} postgres")) for n, i in enumerate(ids)
-        ])  # fmt: skip
+        await store.upsert(
+            "memories",
+            [
+                StoredPoint(
+                    i, {"n": n, "v": "old"}, vec(1, n), _bm25.document(f"note {n} postgres")
+                )
+                for n, i in enumerate(ids)
+            ],
+        )
         await store.upsert(
             "memories",
             [StoredPoint(i, {"n": n, "v": "new"}, vec(1, n)) for n, i in enumerate(ids[:5])],

@@ -26,7 +26,9 @@ class HashEmbedder:
         vec = [0.0] * self.dim
         for n in (1, 2, 3):
             for i in range(max(1, len(s) - n + 1)):
-                h = int.from_bytes(hashlib.blake2b(s[i : i + n].encode(), digest_size=8).digest(), "big")
+                h = int.from_bytes(
+                    hashlib.blake2b(s[i : i + n].encode(), digest_size=8).digest(), "big"
+                )
                 vec[h % self.dim] += 1.0 if (h >> 63) else -1.0
         norm = math.sqrt(sum(v * v for v in vec)) or 1.0
         return [v / norm for v in vec]

@@ -41,12 +41,19 @@ def _say(message: str) -> None:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=PROG, description="memhub long-term memory as an MCP server.")
-    p.add_argument("--transport", choices=("stdio", "streamable-http"), default="stdio",
-                   help="stdio (default) for a client that starts this process; streamable-http to serve "
-                   f"{MCP_PATH} over HTTP")  # fmt: skip
-    p.add_argument("--host", default="127.0.0.1",
-                   help="streamable-http: address to bind (default 127.0.0.1; anything else is reachable "
-                   "from the network without authentication)")  # fmt: skip
+    p.add_argument(
+        "--transport",
+        choices=("stdio", "streamable-http"),
+        default="stdio",
+        help="stdio (default) for a client that starts this process; streamable-http to serve "
+        f"{MCP_PATH} over HTTP",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="streamable-http: address to bind (default 127.0.0.1; anything else is reachable "
+        "from the network without authentication)",
+    )
     p.add_argument(
         "--port",
         type=int,
@@ -56,8 +63,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--storage-dir", help="the embedded store's folder (default: the storage_dir setting)"
     )
-    p.add_argument("--log-level", default="warning", choices=("debug", "info", "warning", "error"),
-                   help="server log level on stderr (default warning)")  # fmt: skip
+    p.add_argument(
+        "--log-level",
+        default="warning",
+        choices=("debug", "info", "warning", "error"),
+        help="server log level on stderr (default warning)",
+    )
     p.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     return p
 
@@ -80,8 +91,9 @@ def embedder_for_tests() -> Embedder | None:
 
 def _listen(host: str, port: int) -> socket.socket:
     """A listening socket, bound here so that the address printed is the real one (port 0 too)."""
-    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
-                                                         flags=socket.AI_PASSIVE)[0]  # fmt: skip
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -160,8 +172,10 @@ async def serve(args: argparse.Namespace) -> int:
         with sock:
             ip = ipaddress.ip_address(sock.getsockname()[0])
             if not ip.is_loopback:
-                _say(f"warning: {args.host} is not a loopback address: anyone who can reach this port can "
-                     "read and change every memory (there is no authentication)")  # fmt: skip
+                _say(
+                    f"warning: {args.host} is not a loopback address: anyone who can reach this port can "
+                    "read and change every memory (there is no authentication)"
+                )
             _say(f"serving MCP on {_url(sock)} (streamable-http); {_describe(client)}")
             await _serve_http(server, sock, args.host, args.log_level)
         return 0

@@ -102,10 +102,13 @@ def build_server(
     )
     tools.register(server, runtime.client)
 
-    @server.prompt(name=CONTEXT_PROMPT, title="memhub session context",
-                   description="Start a session with what memhub knows: the latest handoff first, then the "
-                   "project's hard constraints. Arguments narrow or widen the scope (default: the "
-                   "server's git repository and branch).")  # fmt: skip
+    @server.prompt(
+        name=CONTEXT_PROMPT,
+        title="memhub session context",
+        description="Start a session with what memhub knows: the latest handoff first, then the "
+        "project's hard constraints. Arguments narrow or widen the scope (default: the "
+        "server's git repository and branch).",
+    )
     async def session_context_prompt(
         user_id: Annotated[str | None, Field(description="Only this user's memories.")] = None,
         app_id: Annotated[str | None, Field(description="Application namespace.")] = None,
@@ -116,11 +119,17 @@ def build_server(
             str | None, Field(description="Git branch, or * for every branch.")
         ] = None,
     ) -> str:
-        return await context_text(runtime.client(), user_id=user_id, app_id=app_id, repository=repository,
-                                  branch=branch)  # fmt: skip
+        return await context_text(
+            runtime.client(), user_id=user_id, app_id=app_id, repository=repository, branch=branch
+        )
 
-    @server.resource(CONTEXT_URI, name="session-context", title="memhub session context", mime_type="text/markdown",
-                     description="The latest handoff, then the hard constraints, for the server's default scope.")  # fmt: skip
+    @server.resource(
+        CONTEXT_URI,
+        name="session-context",
+        title="memhub session context",
+        mime_type="text/markdown",
+        description="The latest handoff, then the hard constraints, for the server's default scope.",
+    )
     async def session_context_resource() -> str:
         return await context_text(runtime.client())
 

@@ -102,11 +102,19 @@ class MemoryTools:
     # -- HMG: project memory (scope: this git repository and branch) -----------------
 
     async def memorize(
-        self, content: Content, epistemic: Epistemic = None, polarity: Polarity = None,
-        source: Source = "agent", metadata: Metadata = None, user_id: UserId = None, app_id: AppId = None,
-        agent_id: AgentId = None, session_id: SessionId = None, repository: Repository = None,
+        self,
+        content: Content,
+        epistemic: Epistemic = None,
+        polarity: Polarity = None,
+        source: Source = "agent",
+        metadata: Metadata = None,
+        user_id: UserId = None,
+        app_id: AppId = None,
+        agent_id: AgentId = None,
+        session_id: SessionId = None,
+        repository: Repository = None,
         branch: Branch = None,
-    ) -> Annotated[CallToolResult, MemorizeResult]:  # fmt: skip
+    ) -> Annotated[CallToolResult, MemorizeResult]:
         """Store ONE durable fact, decision or constraint so later sessions can recall it,
         e.g. "项目用 PostgreSQL 16 做主数据库，不用 MongoDB". Call it when something is decided or
         learned that will matter later; one fact per call, as a self-contained sentence.
@@ -116,15 +124,35 @@ class MemoryTools:
         Do NOT use it to update or retract a stored memory: call correct on that atom (replace or
         negate), so only one version stays current. End-of-session summaries go to handoff; a
         user's chat conversation goes to add."""
-        return await self._run(lambda c: c.memorize(content, epistemic=epistemic, polarity=polarity, source=source,
-                               metadata=metadata, **_scope(user_id=user_id, app_id=app_id, agent_id=agent_id,
-                               session_id=session_id, repository=repository, branch=branch)))  # fmt: skip
+        return await self._run(
+            lambda c: c.memorize(
+                content,
+                epistemic=epistemic,
+                polarity=polarity,
+                source=source,
+                metadata=metadata,
+                **_scope(
+                    user_id=user_id,
+                    app_id=app_id,
+                    agent_id=agent_id,
+                    session_id=session_id,
+                    repository=repository,
+                    branch=branch,
+                ),
+            )
+        )
 
     async def recall(
-        self, query: Query, limit: Limit = 10, user_id: UserId = None, app_id: AppId = None,
-        agent_id: AgentId = None, session_id: SessionId = None, repository: Repository = None,
+        self,
+        query: Query,
+        limit: Limit = 10,
+        user_id: UserId = None,
+        app_id: AppId = None,
+        agent_id: AgentId = None,
+        session_id: SessionId = None,
+        repository: Repository = None,
         branch: Branch = None,
-    ) -> Annotated[CallToolResult, RecallResult]:  # fmt: skip
+    ) -> Annotated[CallToolResult, RecallResult]:
         """Find stored memories (facts, decisions, constraints, lessons) of this project, by
         keyword + semantic search. Call it before answering a question about earlier decisions
         and before deciding something that may already have been decided.
@@ -133,16 +161,36 @@ class MemoryTools:
         governed ones never do), best first, each with the atom_id that correct, govern and
         history take. The scope is this server's git repository and branch (plus memories bound
         to none); pass repository="*" to search every project."""
-        return await self._run(lambda c: c.recall(query, limit=limit, **_scope(user_id=user_id, app_id=app_id,
-                               agent_id=agent_id, session_id=session_id, repository=repository,
-                               branch=branch)))  # fmt: skip
+        return await self._run(
+            lambda c: c.recall(
+                query,
+                limit=limit,
+                **_scope(
+                    user_id=user_id,
+                    app_id=app_id,
+                    agent_id=agent_id,
+                    session_id=session_id,
+                    repository=repository,
+                    branch=branch,
+                ),
+            )
+        )
 
     async def correct(
-        self, target_atom: AtomId, action: CorrectActionParam, reason: Reason,
-        new_content: Annotated[str | None, Field(description="The new version's full text (replace only).")] = None,
-        user_id: UserId = None, app_id: AppId = None, agent_id: AgentId = None, session_id: SessionId = None,
-        repository: Repository = None, branch: Branch = None,
-    ) -> Annotated[CallToolResult, CorrectResult]:  # fmt: skip
+        self,
+        target_atom: AtomId,
+        action: CorrectActionParam,
+        reason: Reason,
+        new_content: Annotated[
+            str | None, Field(description="The new version's full text (replace only).")
+        ] = None,
+        user_id: UserId = None,
+        app_id: AppId = None,
+        agent_id: AgentId = None,
+        session_id: SessionId = None,
+        repository: Repository = None,
+        branch: Branch = None,
+    ) -> Annotated[CallToolResult, CorrectResult]:
         """Change what is BELIEVED about one memory. The content must change -> "replace" with
         new_content: a new version supersedes the old one and recall returns only the new one
         ("用 PostgreSQL 16" -> "用 PostgreSQL 17"; also when a decision changed: "考虑用 K8s" ->
@@ -154,18 +202,39 @@ class MemoryTools:
         There is no undo: to repair a wrong negate or replace, "replace" that atom again with
         the right content. Prefer this over memorize for anything already stored. correct never
         destroys content; if content must disappear (e.g. a leaked password), use govern."""
-        return await self._run(lambda c: c.correct(target_atom, action, reason, new_content,
-                               **_scope(user_id=user_id, app_id=app_id, agent_id=agent_id, session_id=session_id,
-                               repository=repository, branch=branch)))  # fmt: skip
+        return await self._run(
+            lambda c: c.correct(
+                target_atom,
+                action,
+                reason,
+                new_content,
+                **_scope(
+                    user_id=user_id,
+                    app_id=app_id,
+                    agent_id=agent_id,
+                    session_id=session_id,
+                    repository=repository,
+                    branch=branch,
+                ),
+            )
+        )
 
     async def govern(
-        self, target_atom: AtomId, action: GovernActionParam, reason: Reason,
+        self,
+        target_atom: AtomId,
+        action: GovernActionParam,
+        reason: Reason,
         lesson_content: Annotated[
-            str | None, Field(description="The reusable lesson, without the secret (derive_lesson only).")
+            str | None,
+            Field(description="The reusable lesson, without the secret (derive_lesson only)."),
         ] = None,
-        user_id: UserId = None, app_id: AppId = None, agent_id: AgentId = None, session_id: SessionId = None,
-        repository: Repository = None, branch: Branch = None,
-    ) -> Annotated[CallToolResult, GovernResult]:  # fmt: skip
+        user_id: UserId = None,
+        app_id: AppId = None,
+        agent_id: AgentId = None,
+        session_id: SessionId = None,
+        repository: Repository = None,
+        branch: Branch = None,
+    ) -> Annotated[CallToolResult, GovernResult]:
         """Change whether a memory may EXIST (correct changes what is believed; govern changes
         existence). "quarantine": hide it from every read, content kept, reversible with
         "release", for a memory that may be wrong or harmful until a human checks. "seal": the
@@ -180,37 +249,82 @@ class MemoryTools:
         secret in prose ("数据库密码是 pg_admin_123"): govern those. Merely outdated memories
         are corrected (negate/replace), not governed. seal, tombstone and derive_lesson cannot
         be undone: do them when the user asks or the content must not exist."""
-        return await self._run(lambda c: c.govern(target_atom, action, reason, lesson_content,
-                               **_scope(user_id=user_id, app_id=app_id, agent_id=agent_id, session_id=session_id,
-                               repository=repository, branch=branch)))  # fmt: skip
+        return await self._run(
+            lambda c: c.govern(
+                target_atom,
+                action,
+                reason,
+                lesson_content,
+                **_scope(
+                    user_id=user_id,
+                    app_id=app_id,
+                    agent_id=agent_id,
+                    session_id=session_id,
+                    repository=repository,
+                    branch=branch,
+                ),
+            )
+        )
 
     async def handoff(
         self,
-        summary: Annotated[str, Field(description="What was done, why, open risks and the next steps.")],
-        user_id: UserId = None, app_id: AppId = None, agent_id: AgentId = None, session_id: SessionId = None,
-        repository: Repository = None, branch: Branch = None,
-    ) -> Annotated[CallToolResult, HandoffResult]:  # fmt: skip
+        summary: Annotated[
+            str, Field(description="What was done, why, open risks and the next steps.")
+        ],
+        user_id: UserId = None,
+        app_id: AppId = None,
+        agent_id: AgentId = None,
+        session_id: SessionId = None,
+        repository: Repository = None,
+        branch: Branch = None,
+    ) -> Annotated[CallToolResult, HandoffResult]:
         """Leave a summary for the NEXT session of this project. Call it once at the end of a
         session (or before the context is lost): what was done and why, open risks, next steps,
         e.g. "修复了 login.py 的空指针问题，根因是 session 过期时 get_session() 返回 None … 风险：
         并发刷新可能有竞态。下一步：给 session 模块补集成测试。" The next session sees the latest
         handoff first in the session_context prompt (resource memhub://session-context).
         Individual facts belong in memorize; handoff is the whole session's state."""
-        return await self._run(lambda c: c.handoff(summary, **_scope(user_id=user_id, app_id=app_id,
-                               agent_id=agent_id, session_id=session_id, repository=repository,
-                               branch=branch)))  # fmt: skip
+        return await self._run(
+            lambda c: c.handoff(
+                summary,
+                **_scope(
+                    user_id=user_id,
+                    app_id=app_id,
+                    agent_id=agent_id,
+                    session_id=session_id,
+                    repository=repository,
+                    branch=branch,
+                ),
+            )
+        )
 
     async def history(
-        self, atom_id: AtomId, user_id: UserId = None, app_id: AppId = None, agent_id: AgentId = None,
-        session_id: SessionId = None, repository: Repository = None, branch: Branch = None,
-    ) -> Annotated[CallToolResult, HistoryResult]:  # fmt: skip
+        self,
+        atom_id: AtomId,
+        user_id: UserId = None,
+        app_id: AppId = None,
+        agent_id: AgentId = None,
+        session_id: SessionId = None,
+        repository: Repository = None,
+        branch: Branch = None,
+    ) -> Annotated[CallToolResult, HistoryResult]:
         """The audit trail of one memory: its current state, the version chain (supersedes,
         superseded_by), related lessons, and every exposure, certainty and status change with
         its reason, time and actor. Governed content is never shown. Use it when the user asks
         how or why a memory changed; normal work does not need it (use recall to find memories)."""
-        return await self._run(lambda c: c.history(atom_id, **_scope(user_id=user_id, app_id=app_id,
-                               agent_id=agent_id, session_id=session_id, repository=repository,
-                               branch=branch)))  # fmt: skip
+        return await self._run(
+            lambda c: c.history(
+                atom_id,
+                **_scope(
+                    user_id=user_id,
+                    app_id=app_id,
+                    agent_id=agent_id,
+                    session_id=session_id,
+                    repository=repository,
+                    branch=branch,
+                ),
+            )
+        )
 
     async def stats(self) -> Annotated[CallToolResult, Stats]:
         """Counts of what the store holds: atoms, edges, per-index counts, snapshot_version.
@@ -220,14 +334,26 @@ class MemoryTools:
     # -- MemHub: a user's conversational memory (user_id required) -------------------
 
     async def add(
-        self, user_id: RequiredUserId, messages: Messages = None,
-        content: Annotated[str | None, Field(description="A single statement, instead of messages.")] = None,
-        app_id: AppId = None, agent_id: AgentId = None, session_id: SessionId = None,
-        workspace_id: Annotated[str | None, Field(description="Project folder; bounds coding procedures.")] = None,
-        branch: Annotated[str | None, Field(description="Git branch; bounds coding procedures.")] = None,
+        self,
+        user_id: RequiredUserId,
+        messages: Messages = None,
+        content: Annotated[
+            str | None, Field(description="A single statement, instead of messages.")
+        ] = None,
+        app_id: AppId = None,
+        agent_id: AgentId = None,
+        session_id: SessionId = None,
+        workspace_id: Annotated[
+            str | None, Field(description="Project folder; bounds coding procedures.")
+        ] = None,
+        branch: Annotated[
+            str | None, Field(description="Git branch; bounds coding procedures.")
+        ] = None,
         metadata: Metadata = None,
-        occurred_at: Annotated[str | None, Field(description="When it happened (ISO 8601); default: now.")] = None,
-    ) -> Annotated[CallToolResult, WriteResult]:  # fmt: skip
+        occurred_at: Annotated[
+            str | None, Field(description="When it happened (ISO 8601); default: now.")
+        ] = None,
+    ) -> Annotated[CallToolResult, WriteResult]:
         """Write a conversation (messages, preferred) or one statement (content) into a USER's
         long-term memory. memhub keeps the raw turns, extracts facts and profile items (likes,
         plans, circumstances) and reconciles each with what it already knows about that user:
@@ -236,21 +362,42 @@ class MemoryTools:
         Call it once at the end of a conversation (or every few turns) with the whole exchange,
         not after every message. System messages are dropped and tool outputs never stored.
         Decisions about the current code project fit memorize better."""
-        return await self._run(lambda c: c.add(content, messages, user_id=user_id, app_id=app_id, agent_id=agent_id,
-                               session_id=session_id, workspace_id=workspace_id, branch=branch,
-                               metadata=metadata, occurred_at=occurred_at))  # fmt: skip
+        return await self._run(
+            lambda c: c.add(
+                content,
+                messages,
+                user_id=user_id,
+                app_id=app_id,
+                agent_id=agent_id,
+                session_id=session_id,
+                workspace_id=workspace_id,
+                branch=branch,
+                metadata=metadata,
+                occurred_at=occurred_at,
+            )
+        )
 
     async def search(
-        self, query: Annotated[str, Field(description="The user's message or the topic to look up.")],
-        user_id: RequiredUserId, app_ids: AppIds = None, agent_id: AgentId = None,
-        session_id: SessionId = None, limit: Limit = 10,
-        procedure_limit: Annotated[int, Field(ge=0, le=50, description="Also return up to N coding procedures.")] = 0,
-        procedure_min_score: Annotated[float, Field(ge=0, le=1, description="Drop procedures below it.")] = 0.0,
+        self,
+        query: Annotated[str, Field(description="The user's message or the topic to look up.")],
+        user_id: RequiredUserId,
+        app_ids: AppIds = None,
+        agent_id: AgentId = None,
+        session_id: SessionId = None,
+        limit: Limit = 10,
+        procedure_limit: Annotated[
+            int, Field(ge=0, le=50, description="Also return up to N coding procedures.")
+        ] = 0,
+        procedure_min_score: Annotated[
+            float, Field(ge=0, le=1, description="Drop procedures below it.")
+        ] = 0.0,
         derived_context_limit: Annotated[
             int | None, Field(ge=0, le=50, description="Also return up to N derived (L3) insights.")
         ] = None,
-        filters: Annotated[dict | None, Field(description="Match metadata, e.g. {'topic': 'db'}.")] = None,
-    ) -> Annotated[CallToolResult, SearchResult]:  # fmt: skip
+        filters: Annotated[
+            dict | None, Field(description="Match metadata, e.g. {'topic': 'db'}.")
+        ] = None,
+    ) -> Annotated[CallToolResult, SearchResult]:
         """Search a USER's memories (written with add) before answering them: returns current
         memories grouped as profile (stable traits and preferences), proactive and normal, each
         with its evolution_chain (ids of the versions it replaced). Every session of the user is
@@ -259,38 +406,70 @@ class MemoryTools:
         from coding sessions, e.g. for "SQLite database is locked 怎么解决". Raw turns are not
         returned: use search_conversation to check what was literally said. Decisions stored
         with memorize are found with recall."""
-        return await self._run(lambda c: c.search(query, user_id=user_id, app_ids=app_ids, agent_id=agent_id,
-                               session_id=session_id, limit=limit, procedure_limit=procedure_limit, procedure_min_score=procedure_min_score,
-                               derived_context_limit=derived_context_limit, filters=filters))  # fmt: skip
+        return await self._run(
+            lambda c: c.search(
+                query,
+                user_id=user_id,
+                app_ids=app_ids,
+                agent_id=agent_id,
+                session_id=session_id,
+                limit=limit,
+                procedure_limit=procedure_limit,
+                procedure_min_score=procedure_min_score,
+                derived_context_limit=derived_context_limit,
+                filters=filters,
+            )
+        )
 
     async def search_conversation(
-        self, query: Annotated[str, Field(description="Words or a topic from the conversation.")],
-        user_id: RequiredUserId, app_ids: AppIds = None, agent_id: AgentId = None,
-        session_id: SessionId = None, limit: Limit = 10,
-    ) -> Annotated[CallToolResult, ConversationResult]:  # fmt: skip
+        self,
+        query: Annotated[str, Field(description="Words or a topic from the conversation.")],
+        user_id: RequiredUserId,
+        app_ids: AppIds = None,
+        agent_id: AgentId = None,
+        session_id: SessionId = None,
+        limit: Limit = 10,
+    ) -> Annotated[CallToolResult, ConversationResult]:
         """Search the raw conversation turns a user had (as written with add), to check what was
         literally said and when: exact wording, dates, who said it. Governed content never
         appears. For what memhub knows about the user, use search instead."""
-        return await self._run(lambda c: c.search_conversation(query, user_id=user_id, app_ids=app_ids,
-                               agent_id=agent_id, session_id=session_id, limit=limit))  # fmt: skip
+        return await self._run(
+            lambda c: c.search_conversation(
+                query,
+                user_id=user_id,
+                app_ids=app_ids,
+                agent_id=agent_id,
+                session_id=session_id,
+                limit=limit,
+            )
+        )
 
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 _ANNOTATIONS = {
-    "memorize": ("Remember a fact", ToolAnnotations(read_only_hint=False, destructive_hint=False,
-                                                     idempotent_hint=True, open_world_hint=False)),
+    "memorize": (
+        "Remember a fact",
+        ToolAnnotations(
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=True,
+            open_world_hint=False,
+        ),
+    ),
     "recall": ("Recall project memories", _READ),
     "correct": ("Correct a memory", _WRITE),
-    "govern": ("Hide, seal or delete a memory", ToolAnnotations(read_only_hint=False, destructive_hint=True,
-                                                                 open_world_hint=False)),
+    "govern": (
+        "Hide, seal or delete a memory",
+        ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
+    ),
     "handoff": ("Hand off to the next session", _WRITE),
     "history": ("Audit trail of a memory", _READ),
     "stats": ("Store statistics", _READ),
     "add": ("Add a conversation to a user's memory", _WRITE),
     "search": ("Search a user's memories", _READ),
     "search_conversation": ("Search a user's raw conversation", _READ),
-}  # fmt: skip
+}
 TOOL_NAMES = tuple(_ANNOTATIONS)
 
 
@@ -299,6 +478,7 @@ def register(server: MCPServer, client: Callable[[], MemoryClient]) -> MemoryToo
     tools = MemoryTools(client)
     for name, (title, hints) in _ANNOTATIONS.items():
         fn = getattr(tools, name)
-        server.add_tool(fn, name=name, title=title, description=inspect.cleandoc(fn.__doc__),
-                        annotations=hints)  # fmt: skip
+        server.add_tool(
+            fn, name=name, title=title, description=inspect.cleandoc(fn.__doc__), annotations=hints
+        )
     return tools

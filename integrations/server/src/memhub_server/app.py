@@ -153,7 +153,9 @@ class BodyTimeout:
             response = errors.error_response(
                 408, "request_timeout", self._message(), headers={"Connection": "close"}
             )
-            await send({"type": "http.response.start", "status": 408, "headers": response.raw_headers})
+            await send(
+                {"type": "http.response.start", "status": 408, "headers": response.raw_headers}
+            )
             await send({"type": "http.response.body", "body": response.body})
 
     def _message(self) -> str:
@@ -250,6 +252,8 @@ def create_app(
     app.include_router(hmg_router, prefix="/v1/hmg", tags=["hmg"], responses=errors.RESPONSES)
     app.include_router(transfer_router, prefix="/v1", tags=["transfer"], responses=errors.RESPONSES)
     # the wire protocol of RemoteClient.records (framework adapters), not a public API
-    app.include_router(records_router, prefix="/v1/records", responses=errors.RESPONSES, include_in_schema=False)
+    app.include_router(
+        records_router, prefix="/v1/records", responses=errors.RESPONSES, include_in_schema=False
+    )
     ui.install(app, auth, token_login=ui_token_login)
     return app

@@ -76,7 +76,9 @@ def _problem(entry: object) -> str | None:
     if not isinstance(entry.get("id"), str) or not entry["id"]:
         return "has no id"
     if not isinstance(entry.get("tenant"), str) or not TENANT_PATTERN.match(entry["tenant"]):
-        return f"has an invalid tenant {entry.get('tenant')!r} (1-64 letters, digits, '.', '_', '-')"
+        return (
+            f"has an invalid tenant {entry.get('tenant')!r} (1-64 letters, digits, '.', '_', '-')"
+        )
     if not isinstance(entry.get("sha256"), str) or not _SHA256.match(entry["sha256"]):
         return "has no sha256 (64 hex digits of the key's SHA-256)"
     return None
@@ -150,7 +152,10 @@ class KeyStore:
             return
         self._by_digest = {
             e["sha256"]: KeyInfo(
-                id=e["id"], tenant=e["tenant"], created_at=e.get("created_at", ""), admin=e.get("admin") is True
+                id=e["id"],
+                tenant=e["tenant"],
+                created_at=e.get("created_at", ""),
+                admin=e.get("admin") is True,
             )
             for e in self._entries()
         }
@@ -182,8 +187,12 @@ class KeyStore:
                 "tenant must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
             )
         key = KEY_PREFIX + secrets.token_urlsafe(32)
-        info = KeyInfo(id="k_" + secrets.token_hex(6), tenant=tenant,
-                       created_at=datetime.now(UTC).isoformat(timespec="seconds"), admin=admin)  # fmt: skip
+        info = KeyInfo(
+            id="k_" + secrets.token_hex(6),
+            tenant=tenant,
+            created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            admin=admin,
+        )
         self._save([*self._entries(), {**vars(info), "sha256": _digest(key)}])
         return key, info
 

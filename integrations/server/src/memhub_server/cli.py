@@ -151,11 +151,17 @@ async def _serve_api(inv: Invocation) -> None:
         service=service, auth=keys, max_body_bytes=a.max_body_bytes or DEFAULT_MAX_BODY
     )
     if not _is_loopback(a.host):
-        print(f"memhub: warning: binding {a.host}, not loopback: other machines can reach this service. "
-              "Every request still needs an API key; put TLS in front of it.", file=sys.stderr)  # fmt: skip
+        print(
+            f"memhub: warning: binding {a.host}, not loopback: other machines can reach this service. "
+            "Every request still needs an API key; put TLS in front of it.",
+            file=sys.stderr,
+        )
     if not keys.list_keys():
-        print("memhub: warning: no API keys yet, every request will get 401: "
-              "run `memhub keys create --tenant NAME`", file=sys.stderr)  # fmt: skip
+        print(
+            "memhub: warning: no API keys yet, every request will get 401: "
+            "run `memhub keys create --tenant NAME`",
+            file=sys.stderr,
+        )
     host = f"[{a.host}]" if ":" in a.host else a.host
     print(f"memhub REST API on http://{host}:{a.port} (store: {settings.storage_dir})", flush=True)
     print(f"memory inspector: http://{host}:{a.port}/ui/ (sign in with an API key)", flush=True)
@@ -218,8 +224,10 @@ async def _keys(inv: Invocation) -> None:
             inv.emit({"id": created.id, "tenant": created.tenant, "key": key}, render.to_json)
         else:
             print(key)
-            print(f"memhub: key {created.id} for tenant {tenant!r}; it is shown only now, store it safely",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"memhub: key {created.id} for tenant {tenant!r}; it is shown only now, store it safely",
+                file=sys.stderr,
+            )
     elif a.action == "list":
         listed = keys.list_keys()
         if inv.json:

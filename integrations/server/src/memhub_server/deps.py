@@ -29,7 +29,9 @@ def require_tenant(
         tenant = auth.tenant_for(credentials.credentials) if credentials else None
     except KeyFileError as err:  # the operator's problem: the client learns nothing about the file
         log.error("%s", err)
-        raise HTTPException(503, "the server's API keys cannot be read: its operator must fix them") from None
+        raise HTTPException(
+            503, "the server's API keys cannot be read: its operator must fix them"
+        ) from None
     if tenant is None:
         message = "missing API key" if credentials is None else "unknown API key"
         raise HTTPException(

@@ -104,8 +104,13 @@ async def _memhub_error(request: Request, err: Exception) -> JSONResponse:
 
 async def _validation_error(request: Request, err: Exception) -> JSONResponse:
     assert isinstance(err, RequestValidationError)
-    details = [ErrorItem(loc=[str(p) if not isinstance(p, int) else p for p in e.get("loc", ())],
-                         msg=str(e.get("msg", "invalid"))) for e in err.errors()[:20]]  # fmt: skip
+    details = [
+        ErrorItem(
+            loc=[str(p) if not isinstance(p, int) else p for p in e.get("loc", ())],
+            msg=str(e.get("msg", "invalid")),
+        )
+        for e in err.errors()[:20]
+    ]
     first = details[0] if details else None
     message = f"{'.'.join(map(str, first.loc))}: {first.msg}" if first else "invalid request"
     return error_response(422, "invalid_input", message, details=details)

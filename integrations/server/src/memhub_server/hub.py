@@ -89,8 +89,10 @@ class LocalHub:
         except StoreLockedError as err:
             running = read_hub(self.settings.storage_dir)
             if running is not None:
-                raise StoreLockedError(f"a hub is already running for this store at {running.url} "
-                                       f"(process {running.pid})") from err  # fmt: skip
+                raise StoreLockedError(
+                    f"a hub is already running for this store at {running.url} "
+                    f"(process {running.pid})"
+                ) from err
             raise
         try:
             sock = listen(HOST, self._port)
@@ -98,9 +100,13 @@ class LocalHub:
             await self.service.close()
             raise
         self.url = f"http://{HOST}:{sock.getsockname()[1]}"
-        app = create_app(service=self.service, auth=SingleToken(self.token, self.settings.tenant),
-                         max_body_bytes=self._max_body, on_shutdown=self._unannounce,
-                         ui_token_login=True)  # fmt: skip
+        app = create_app(
+            service=self.service,
+            auth=SingleToken(self.token, self.settings.tenant),
+            max_body_bytes=self._max_body,
+            on_shutdown=self._unannounce,
+            ui_token_login=True,
+        )
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
         self._server = uvicorn.Server(config)
         self._task = asyncio.create_task(self._server.serve(sockets=[sock]))

@@ -46,8 +46,14 @@ AtomId = Annotated[str, Path(min_length=1, max_length=MAX_ID, description="an at
 @router.post("/memorize", response_model=MemorizeResult, summary="store one fact")
 async def memorize(body: MemorizeRequest, client: Client) -> MemorizeResult:
     """Secrets are redacted first; a duplicate in the scope is a ``no_op``."""
-    return await client.memorize(body.content, epistemic=body.epistemic, polarity=body.polarity,
-                                 source=body.source, metadata=body.metadata, **body.scope())  # fmt: skip
+    return await client.memorize(
+        body.content,
+        epistemic=body.epistemic,
+        polarity=body.polarity,
+        source=body.source,
+        metadata=body.metadata,
+        **body.scope(),
+    )
 
 
 @router.post("/recall", response_model=RecallResult, summary="hybrid search over current memories")
@@ -102,7 +108,9 @@ async def stats(scope: Annotated[ScopeQuery, Query()], client: Client) -> Stats:
     "/purge",
     response_model=PurgeResult,
     summary="erase governed content from disk (operator key)",
-    responses={403: {"model": ErrorResponse, "description": "a tenant's key: purge needs an operator's"}},
+    responses={
+        403: {"model": ErrorResponse, "description": "a tenant's key: purge needs an operator's"}
+    },
 )
 async def purge(_: Admin, client: Client) -> PurgeResult:
     """Rewrites the store so sealed and tombstoned content is physically gone (may take a while).
@@ -116,7 +124,11 @@ async def purge(_: Admin, client: Client) -> PurgeResult:
     return PurgeResult()
 
 
-@router.post("/digest", response_model=DigestResult, summary="dual mode: derive L3 patterns once per pending scope")
+@router.post(
+    "/digest",
+    response_model=DigestResult,
+    summary="dual mode: derive L3 patterns once per pending scope",
+)
 async def digest(body: DigestRequest, client: Client) -> DigestResult:
     """Processes the tenant's scopes written since the last digest; ``processed`` is 0 in system1."""
     return await client.digest(mode=body.mode)

@@ -40,10 +40,17 @@ async def add(body: AddRequest, svc: Service, tenant: Tenant) -> WriteResult:
     """L0 raw records, extracted facts and profile items, reconciled with what is known."""
     client = await svc.client(tenant)
     return await client.add(
-        body.content, body.sdk_messages(), user_id=body.user_id, app_id=body.app_id, agent_id=body.agent_id,
-        session_id=body.session_id, workspace_id=body.workspace_id, branch=body.branch, metadata=body.metadata,
+        body.content,
+        body.sdk_messages(),
+        user_id=body.user_id,
+        app_id=body.app_id,
+        agent_id=body.agent_id,
+        session_id=body.session_id,
+        workspace_id=body.workspace_id,
+        branch=body.branch,
+        metadata=body.metadata,
         occurred_at=body.occurred_at,
-    )  # fmt: skip
+    )
 
 
 @router.post("/search", response_model=SearchResult, summary="search current memories, grouped")
@@ -51,11 +58,17 @@ async def search(body: SearchRequest, svc: Service, tenant: Tenant) -> SearchRes
     """``profile`` / ``proactive`` / ``normal`` (+ ``procedures``, ``derived`` when asked)."""
     client = await svc.client(tenant)
     return await client.search(
-        body.query, user_id=body.user_id, app_ids=body.app_ids, agent_id=body.agent_id,
-        session_id=body.session_id, limit=body.limit, procedure_limit=body.procedure_limit,
-        procedure_min_score=body.procedure_min_score, derived_context_limit=body.derived_context_limit,
+        body.query,
+        user_id=body.user_id,
+        app_ids=body.app_ids,
+        agent_id=body.agent_id,
+        session_id=body.session_id,
+        limit=body.limit,
+        procedure_limit=body.procedure_limit,
+        procedure_min_score=body.procedure_min_score,
+        derived_context_limit=body.derived_context_limit,
         filters=body.filters,
-    )  # fmt: skip
+    )
 
 
 @router.post(
@@ -67,9 +80,13 @@ async def search_conversation(
     """What was actually said (L0); governed text is never returned."""
     client = await svc.client(tenant)
     return await client.search_conversation(
-        body.query, user_id=body.user_id, app_ids=body.app_ids, agent_id=body.agent_id,
-        session_id=body.session_id, limit=body.limit,
-    )  # fmt: skip
+        body.query,
+        user_id=body.user_id,
+        app_ids=body.app_ids,
+        agent_id=body.agent_id,
+        session_id=body.session_id,
+        limit=body.limit,
+    )
 
 
 @router.post("/conversation", response_model=ConversationResult, summary="a session's raw turns")
@@ -93,9 +110,14 @@ async def list_memories(
 ) -> list[MemoryItem]:
     """Newest first; ``include_history`` adds replaced and deleted versions."""
     client = await svc.client(tenant)
-    return await client.list(user_id=query.user_id, app_ids=query.app_ids, agent_id=query.agent_id,
-                             session_id=query.session_id, include_history=query.include_history,
-                             limit=query.limit)  # fmt: skip
+    return await client.list(
+        user_id=query.user_id,
+        app_ids=query.app_ids,
+        agent_id=query.agent_id,
+        session_id=query.session_id,
+        include_history=query.include_history,
+        limit=query.limit,
+    )
 
 
 @router.get("/{memory_id}", response_model=MemoryItem, summary="get one memory")
