@@ -1,6 +1,6 @@
 # Two commands on a fresh machine with only python3, pip and make:
 #   make demo   - the HMG guide scenario, offline
-#   make test   - the whole test suite
+#   make test   - the gates (make lint), then the whole test suite
 # Both create .venv, install uv into it and sync the workspace first.
 
 PYTHON ?= python3
@@ -25,7 +25,8 @@ sync: $(STAMP)
 demo: $(STAMP)
 	$(PY) examples/hmg_guide_demo.py
 
-test: $(STAMP)
+# The gates run first: a tree that is not lint-, format- and type-clean does not test green.
+test: lint
 	$(PY) -m pytest -q
 
 MADIAL ?= ../shared/bench-data/madial

@@ -380,34 +380,41 @@ _WEEKDAY_ZH = ("周一", "周二", "周三", "周四", "周五")
 
 _FACTS = (
     lambda r: (
-        f"{r.choice(_PEOPLE_EN)} prefers {r.choice(_TECH)} for {r.choice(_PURPOSE_EN)} in the {r.choice(_PROJECTS)} project"
+        f"{r.choice(_PEOPLE_EN)} prefers {r.choice(_TECH)} for {r.choice(_PURPOSE_EN)} in "
+        f"the {r.choice(_PROJECTS)} project"
     ),
     lambda r: (
-        f"The {r.choice(_PROJECTS)} service is deployed in {r.choice(_CITY_EN)} and uses {r.choice(_TECH)} {r.randint(2, 17)}"
+        f"The {r.choice(_PROJECTS)} service is deployed in {r.choice(_CITY_EN)} and "
+        f"uses {r.choice(_TECH)} {r.randint(2, 17)}"
     ),
     lambda r: (
         f"{r.choice(_PEOPLE_EN)} is allergic to {r.choice(_FOOD_EN)}; book restaurants accordingly"
     ),
     lambda r: (
-        f"The {r.choice(_PROJECTS)} release deadline is {r.randint(1, 28)} {r.choice(('March', 'June', 'September', 'November'))}"
+        f"The {r.choice(_PROJECTS)} release deadline "
+        f"is {r.randint(1, 28)} {r.choice(('March', 'June', 'September', 'November'))}"
     ),
     lambda r: (
-        f"The {r.choice(_PROJECTS)} team meets every {r.choice(_WEEKDAY_EN)} at {r.randint(9, 17)}:00"
+        f"The {r.choice(_PROJECTS)} team meets every {r.choice(_WEEKDAY_EN)} "
+        f"at {r.randint(9, 17)}:00"
     ),
     lambda r: (
-        f"We replaced {r.choice(_TECH)} with {r.choice(_TECH)} for {r.choice(_PURPOSE_EN)} after the outage in week {r.randint(1, 52)}"
+        f"We replaced {r.choice(_TECH)} with {r.choice(_TECH)} for {r.choice(_PURPOSE_EN)} after "
+        f"the outage in week {r.randint(1, 52)}"
     ),
     lambda r: (
         f"{r.choice(_PEOPLE_ZH)}喜欢用{r.choice(_TECH)}做{r.choice(_PURPOSE_ZH)}，{r.choice(_PROJECTS)}项目也是这样"
     ),
     lambda r: (
-        f"{r.choice(_PROJECTS)}服务部署在{r.choice(_CITY_ZH)}，使用{r.choice(_TECH)} {r.randint(2, 17)}"
+        f"{r.choice(_PROJECTS)}服务部署在{r.choice(_CITY_ZH)}，"
+        f"使用{r.choice(_TECH)} {r.randint(2, 17)}"
     ),
     lambda r: f"{r.choice(_PEOPLE_ZH)}对{r.choice(_FOOD_ZH)}过敏，订餐时要注意",
     lambda r: f"{r.choice(_PROJECTS)}项目的上线截止日期是{r.randint(1, 12)}月{r.randint(1, 28)}日",
     lambda r: f"{r.choice(_PROJECTS)}团队每{r.choice(_WEEKDAY_ZH)}{r.randint(9, 17)}点开周会",
     lambda r: (
-        f"第{r.randint(1, 52)}周故障之后，我们用{r.choice(_TECH)}替换了{r.choice(_TECH)}做{r.choice(_PURPOSE_ZH)}"
+        f"第{r.randint(1, 52)}周故障之后，"
+        f"我们用{r.choice(_TECH)}替换了{r.choice(_TECH)}做{r.choice(_PURPOSE_ZH)}"
     ),
 )
 
@@ -418,7 +425,8 @@ _QUERIES = (
     lambda r: f"{r.choice(_PROJECTS)} deadline",
     lambda r: f"when does the {r.choice(_PROJECTS)} team meet",
     lambda r: (
-        f"which {r.choice(('database', 'queue', 'cache', 'search engine'))} for {r.choice(_PURPOSE_EN)}"
+        f"which {r.choice(('database', 'queue', 'cache', 'search engine'))} "
+        f"for {r.choice(_PURPOSE_EN)}"
     ),
     lambda r: f"why did we drop {r.choice(_TECH)}",
     lambda r: f"{r.choice(_PEOPLE_ZH)}用什么做{r.choice(_PURPOSE_ZH)}",

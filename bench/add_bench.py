@@ -240,7 +240,8 @@ def workload(seed: int = 5) -> list[dict]:
     Each session is one ``add(messages=...)`` of 1-2 user turns with assistant replies.
     A line of a later session changes an earlier attribute (45%), states its current
     value again (15%) or says something new (40%); ``changes`` and ``restates`` list
-    the attributes a session gives a new value or states again. New things are the attributes not stated yet, then
+    the attributes a session gives a new value or states again. New things are the attributes not
+    stated yet, then
     distinct realistic facts (``_util.real_facts``).
     """
     rng = random.Random(seed)
@@ -395,7 +396,8 @@ def print_report(lat: dict, runs: list[dict]) -> None:
         s = lat[key]
         print(f"{label:<36}{s['n']:>5}{s['p50_ms']:>10.1f}{s['p95_ms']:>10.1f}{s['max_ms']:>10.1f}")
     print(
-        f"\n(b) model calls per add (ScriptedLLM as extractor and judge, {runs[0]['adds']} sessions, "
+        f"\n(b) model calls per add (ScriptedLLM as extractor and judge, {runs[0]['adds']} "
+        f"sessions, "
         f"{runs[0]['revisit_adds']} revisit earlier attributes, {runs[0]['changes']} value changes)"
     )
     head = (
@@ -408,8 +410,10 @@ def print_report(lat: dict, runs: list[dict]) -> None:
         verdict = "PASS" if c["calls_max"] <= MAX_CALLS_PER_ADD else "MISS"
         print(
             f"{c['threshold']:>9.2f}{c['calls_mean']:>11.2f}{c['calls_max']:>5}"
-            f"{c['judge_skipped']:>8} / {c['adds_with_candidates']:<4}{c['revisit_judged']:>10} / {c['revisit_adds']:<4}"
-            f"{c['other_judged']:>10} / {c['other_adds']:<4}{c['changes_applied']:>10} / {c['changes']:<4}"
+            f"{c['judge_skipped']:>8} / {c['adds_with_candidates']:<4}{c['revisit_judged']:>10} "
+            f"/ {c['revisit_adds']:<4}"
+            f"{c['other_judged']:>10} / {c['other_adds']:<4}{c['changes_applied']:>10} "
+            f"/ {c['changes']:<4}"
             f"  {len(c['stale_attributes'])} {c['stale_attributes']}  max<=2 {verdict}{default}"
         )
 

@@ -106,7 +106,8 @@ async def worst_adds(quick: bool) -> dict[str, dict[str, float]]:
                     out[kind][f"{name}_s"] = time.perf_counter() - wall
                     out[kind][f"{name}_loop_cpu_s"] = time.thread_time() - cpu
                 row = "   ".join(
-                    f"{name} {out[kind][f'{name}_s']:6.2f} s (loop {out[kind][f'{name}_loop_cpu_s']:5.2f} s)"
+                    f"{name} {out[kind][f'{name}_s']:6.2f} s "
+                    f"(loop {out[kind][f'{name}_loop_cpu_s']:5.2f} s)"
                     for name, _ in calls
                 )
                 print(f"  {kind:26s} {row}", flush=True)
@@ -321,14 +322,16 @@ def main() -> int:
     for metric, value in worst.items():
         print(
             f"  worst {metric:15s} {value:6.2f} s   plain English {baseline[metric]:6.2f} s   "
-            f"ratio {value / max(baseline[metric], 1e-9):4.2f}   target 3 s: {'met' if value <= 3 else 'MISSED'}"
+            f"ratio {value / max(baseline[metric], 1e-9):4.2f}   target 3 "
+            f"s: {'met' if value <= 3 else 'MISSED'}"
         )
 
     print(f"(b) /health while the worst kind ({worst_kind}) is posted (target <= 100 ms)")
     health = with_server(lambda base, key_a, _b: health_during(base, key_a, worst_kind, args.quick))
     print(
         f"  request {health['request_s']:.2f} s (HTTP {health['status']}), /health worst "
-        f"{health['health_max_ms']:.0f} ms, p50 {health['health_p50_ms']:.0f} ms over {health['polls']} polls"
+        f"{health['health_max_ms']:.0f} ms, p50 {health['health_p50_ms']:.0f} ms "
+        f"over {health['polls']} polls"
     )
 
     seconds = 5.0 if args.quick else 15.0
@@ -338,7 +341,8 @@ def main() -> int:
     noisy = with_server(lambda base, key_a, key_b: flood(base, key_a, key_b, seconds))
     print(
         f"  quiet p95 {noisy['quiet_p95_ms']:.0f} ms (n={noisy['quiet_n']}), flooded p95 "
-        f"{noisy['flooded_p95_ms']:.0f} ms (n={noisy['flooded_n']}, {noisy['flood_requests']} flood requests), "
+        f"{noisy['flooded_p95_ms']:.0f} ms (n={noisy['flooded_n']}, {noisy['flood_requests']} "
+        f"flood requests), "
         f"ratio {noisy['ratio']:.2f}"
     )
 

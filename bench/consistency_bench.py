@@ -442,7 +442,8 @@ def main() -> None:
     for label, key, fmt, target in ROWS:
         base = BASELINE[key]
         print(
-            f"{label:34} {fmt.format(figures[key]):>8} {fmt.format(base) if base is not None else '-':>9} "
+            f"{label:34} {fmt.format(figures[key]):>8} "
+            f"{fmt.format(base) if base is not None else '-':>9} "
             f"{target:>16}"
         )
     if args.show:

@@ -150,7 +150,8 @@ async def bench_size(engine: str, n: int, root: Path, cfg: argparse.Namespace, e
     out["gen_s"] = gen_ns / 1e9
     out["rss_after_load"] = U.rss_mb()
     log(
-        f"{engine} n={n}: loaded in {out['load_s']:.2f} s (data generation {out['gen_s']:.2f} s, not counted)"
+        f"{engine} n={n}: loaded in {out['load_s']:.2f} s (data generation {out['gen_s']:.2f} s, "
+        f"not counted)"
     )
     if engine == "edge" and not cfg.no_optimize and hasattr(store, "optimize"):
         t = time.perf_counter_ns()
@@ -198,7 +199,8 @@ async def bench_size(engine: str, n: int, root: Path, cfg: argparse.Namespace, e
     out["rss_after_store_queries"] = U.rss_mb()
     out["store"]["mean_hits"] = sum(hits_n) / max(1, len(hits_n))
     log(
-        f"{engine} n={n}: store query p50 {out['store']['p50']:.3f} ms p95 {out['store']['p95']:.3f} ms "
+        f"{engine} n={n}: store query p50 {out['store']['p50']:.3f} ms "
+        f"p95 {out['store']['p95']:.3f} ms "
         f"CPU {out['store']['cpu_ms']:.3f} ms/query "
         f"({len(sw.ms)} queries, {out['store']['mean_hits']:.1f} hits)"
     )
@@ -254,7 +256,8 @@ async def bench_size(engine: str, n: int, root: Path, cfg: argparse.Namespace, e
             await client.recall(q, user_id=U.REAL_USER)
     out["recall_cached"] = U.summary(sw.ms)
     log(
-        f"{engine} n={n}: recall p50 {out['recall']['p50']:.1f} ms (embed {out['recall']['embed_p50']:.1f}, "
+        f"{engine} n={n}: recall p50 {out['recall']['p50']:.1f} ms "
+        f"(embed {out['recall']['embed_p50']:.1f}, "
         f"rest {out['recall']['rest_p50']:.2f}), cached p50 {out['recall_cached']['p50']:.2f} ms"
     )
     out["rss_open"] = U.rss_mb()  # while the store of this size is open
@@ -320,9 +323,12 @@ async def serve(cfg: argparse.Namespace) -> dict:
         await client.aclose()
     out["reopen_p50_s"] = U.percentile(reopens, 50)
     log(
-        f"{cfg.serve} serve n={n}: open {out['open_s']:.3f} s (reopen p50 {out['reopen_p50_s']:.3f} s), first query "
-        f"{out['first_query_ms']:.2f} ms, recall p50 {out['recall']['p50']:.1f} ms, RSS {out['rss']['current_mb']:.0f} MB "
-        f"(anon {out['rss'].get('anon_mb', math.nan):.0f}, file {out['rss'].get('file_mb', math.nan):.0f}), "
+        f"{cfg.serve} serve n={n}: open {out['open_s']:.3f} s (reopen "
+        f"p50 {out['reopen_p50_s']:.3f} s), first query "
+        f"{out['first_query_ms']:.2f} ms, recall p50 {out['recall']['p50']:.1f} ms, "
+        f"RSS {out['rss']['current_mb']:.0f} MB "
+        f"(anon {out['rss'].get('anon_mb', math.nan):.0f}, "
+        f"file {out['rss'].get('file_mb', math.nan):.0f}), "
         f"peak {out['rss']['max_mb']:.0f} MB"
     )
     return out
@@ -791,21 +797,25 @@ def parent(cfg: argparse.Namespace) -> int:
         if k.startswith("loadavg")
     ]
     print(
-        f"memhub engine benchmark: sizes {','.join(map(str, sizes))}, {cfg.queries} queries and {cfg.facts} facts "
-        f"per size{' (quick)' if cfg.quick else ''}, {os.cpu_count()} CPUs, 1-min load average during the run "
+        f"memhub engine benchmark: sizes {','.join(map(str, sizes))}, {cfg.queries} queries "
+        f"and {cfg.facts} facts "
+        f"per size{' (quick)' if cfg.quick else ''}, {os.cpu_count()} CPUs, 1-min load average "
+        f"during the run "
         f"{min(loads, default=math.nan):.1f}..{max(loads, default=math.nan):.1f}"
     )
     memhub = next(iter(edge["sizes"].values()))["impl"] if edge else "EdgeStore (qdrant-edge)"
     print(f"memhub  : {memhub}\nbaseline: {impl}, run up to N = {cfg.baseline_max:,}")
     print(
-        "recall/memorize: MemoryClient with the real E5Embedder; store query: hybrid dense+BM25 RRF(k=2),"
+        "recall/memorize: MemoryClient with the real E5Embedder; store query: hybrid dense+BM25 "
+        "RRF(k=2),"
         " user + status/exposure/layer filter"
     )
     print()
     print(table)
     print()
     print(
-        f"targets: {sum(v == 'PASS' for v in verdicts.values())}/{len(verdicts)} PASS; wall time {wall:.0f} s"
+        f"targets: {sum(v == 'PASS' for v in verdicts.values())}/{len(verdicts)} PASS; wall "
+        f"time {wall:.0f} s"
     )
     if cfg.json:
         Path(cfg.json).write_text(

@@ -272,7 +272,8 @@ def print_report(res: dict) -> None:
     rate = res["turns_per_s"]
     print(
         f"ingest {res['turns']} turns in {res['add_s']} s of add(): {rate:.1f} turns/s, baseline "
-        f"{lo:.0f}-{hi:.0f} ({rate / hi:.2f}x-{rate / lo:.2f}x), target >= {TARGET_TURNS_PER_S:.0f}  "
+        f"{lo:.0f}-{hi:.0f} ({rate / hi:.2f}x-{rate / lo:.2f}x), target "
+        f">= {TARGET_TURNS_PER_S:.0f}  "
         f"{'PASS' if rate >= TARGET_TURNS_PER_S else 'MISS'}"
     )
     print(

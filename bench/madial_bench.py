@@ -235,7 +235,9 @@ async def open_client(tmp: Path):
 
 
 async def index(client, memories: list[Memory]) -> tuple[dict[str, str], Counter]:
-    """Write every event (per user, in time order); L0 record id -> madial id, and the judge's actions."""
+    """Write every event (per user, in time order); L0 record id -> madial id, and the judge's
+    actions.
+    """
     raw_to_mid: dict[str, str] = {}
     actions: Counter = Counter()
     for m in sorted(
@@ -311,7 +313,10 @@ async def run_lang(root: Path, lang: str, *, mode: str, limit: int) -> dict:
 
 
 def print_table(results: list[dict]) -> None:
-    head = f"{'lang':<5}{'method':<14}{'R@5':>7}{'hit@5':>7}{'MRR':>7}   {'baseline R@5':>12}{'ratio':>7}   target R@5 >= {TARGET_R5}"
+    head = (
+        f"{'lang':<5}{'method':<14}{'R@5':>7}{'hit@5':>7}{'MRR':>7}  "
+        f" {'baseline R@5':>12}{'ratio':>7}   target R@5 >= {TARGET_R5}"
+    )
     print(head)
     print("-" * len(head))
     for r in results:
@@ -324,8 +329,10 @@ def print_table(results: list[dict]) -> None:
             )
     if results:
         print(
-            f"\nquery = {results[0]['query']!r} (dialogue before the first test turn), search limit = "
-            f"{results[0]['limit']}; R@5 = |relevant in top 5| / |relevant|, averaged over dialogues; "
+            f"\nquery = {results[0]['query']!r} (dialogue before the first test turn), search "
+            f"limit = "
+            f"{results[0]['limit']}; R@5 = |relevant in top 5| / |relevant|, averaged over "
+            f"dialogues; "
             "ratio = R@5 / baseline (hybrid RRF k=60)."
         )
 

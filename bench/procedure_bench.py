@@ -343,7 +343,8 @@ def report(r: dict[str, Any]) -> None:
         else ""
     )
     print(
-        f"query vs stored task, char-bigram Jaccard: mean {ov['mean']:.2f}, max {ov['max']:.2f}{warn}"
+        f"query vs stored task, char-bigram Jaccard: mean {ov['mean']:.2f}, "
+        f"max {ov['max']:.2f}{warn}"
     )
 
     head = f"\n{'mode':<17}" + "".join(
@@ -371,12 +372,14 @@ def report(r: dict[str, Any]) -> None:
     misses = [row for row in r["rows"] if row["hybrid"] != 1]
     if misses:
         print(
-            f"\nnot first in search() ({len(misses)}): rank | session: query -> top-{K} | dense, bm25 rank"
+            f"\nnot first in search() ({len(misses)}): rank | session: query -> top-{K} | dense, "
+            f"bm25 rank"
         )
         for row in misses:
             rank = row["hybrid"] or f">{K} (at {row.get('hybrid_rank_wide')})"
             print(
-                f"  {rank} | {row['id']}: {_short(row['query'], 44)!r} -> {', '.join(row['hybrid_top'])}"
+                f"  {rank} | {row['id']}: {_short(row['query'], 44)!r} "
+                f"-> {', '.join(row['hybrid_top'])}"
                 f" | {row['dense']}, {row.get('bm25', '-')}"
             )
     print(f"\ntotal {r['seconds']:.0f} s")

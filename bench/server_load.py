@@ -1,6 +1,7 @@
 """Load on the REST service: N concurrent clients of mixed add/search over loopback.
 
-    python bench/server_load.py [--clients 16] [--seconds 30 | --quick] [--embedder e5|hash] [--json OUT]
+    python bench/server_load.py [--clients 16] [--seconds 30 | --quick] [--embedder e5|hash] [--json
+    OUT]
     python bench/server_load.py --slow-judge 5 [--quick]
 
 With ``--slow-judge S`` it runs the load twice on one server: quiet, then while
@@ -68,7 +69,9 @@ def slow_judge(seconds: float):
 
 
 def serve(store: str, embedder: str, slow: float = 0.0) -> None:
-    """Run the REST app over ``store`` on a free loopback port; print ``PORT n``; stop on SIGTERM."""
+    """Run the REST app over ``store`` on a free loopback port; print ``PORT n``;
+    stop on SIGTERM.
+    """
     import uvicorn
 
     from memhub import Settings
@@ -172,7 +175,8 @@ async def verify(http: httpx.AsyncClient, tally: Tally) -> list[str]:
 
 async def cross_user(http: httpx.AsyncClient, tally: Tally, sample: int = 50) -> tuple[int, int]:
     """Another user of the same key asks for acknowledged memories by id, through every by-id
-    route (get, update, delete, history, correct, govern): (attempts, successes); must be 0 successes."""
+    route (get, update, delete, history, correct, govern): (attempts, successes); must be 0 \
+successes."""
     attempts = successes = 0
     for user, memory_id, _ in tally.written[:sample]:
         other = {"user_id": USERS[(USERS.index(user) + 1) % len(USERS)]}
@@ -226,7 +230,8 @@ async def run_load(base: str, key: str, args: argparse.Namespace) -> dict:
         for s in {*tally.errors["add"], *tally.errors["search"]}
     }
     print(
-        f"\n{args.clients} clients x {elapsed:.1f} s, embedder {args.embedder}, write ratio {args.write_ratio}"
+        f"\n{args.clients} clients x {elapsed:.1f} s, embedder {args.embedder}, write "
+        f"ratio {args.write_ratio}"
     )
     print(
         f"{'op':<8}{'count':>8}{'errors':>8}{'req/s':>10}{'p50 ms':>10}{'p95 ms':>10}{'p99 ms':>10}"
@@ -235,7 +240,8 @@ async def run_load(base: str, key: str, args: argparse.Namespace) -> dict:
     print(row("search", tally.latency["search"], elapsed, tally.errors["search"]))
     print(row("all", everything, elapsed, all_errors))
     print(
-        f"verify: {len(tally.written)} acknowledged adds ({len(tally.derived)} facts) read back by id "
+        f"verify: {len(tally.written)} acknowledged adds ({len(tally.derived)} facts) read back "
+        f"by id "
         f"in {verify_s:.1f} s: {'OK' if not problems else f'{len(problems)} MISSING'}"
     )
     for problem in problems[:10]:
@@ -270,7 +276,9 @@ async def run_load(base: str, key: str, args: argparse.Namespace) -> dict:
 async def slow_tenant(
     http: httpx.AsyncClient, user: str, deadline: float, latencies: list[float]
 ) -> None:
-    """One user's writes, each judged slowly: it restates one fact, so the judge sees a neighbour."""
+    """One user's writes, each judged slowly: it restates one fact, so the judge
+    sees a neighbour.
+    """
     for n in range(MAX_REQUESTS_PER_CLIENT):
         if time.monotonic() >= deadline:
             return
@@ -298,7 +306,8 @@ async def run_slow_judge(base: str, key: str, slow_key: str, args: argparse.Name
         await asyncio.gather(*writers)
     q, s = quiet["ops"]["add"]["p95"], loaded["ops"]["add"]["p95"]
     print(
-        f"\nother tenants' write p95: quiet {q:.1f} ms, beside a {args.slow_judge:g} s judge {s:.1f} ms: "
+        f"\nother tenants' write p95: quiet {q:.1f} ms, beside a {args.slow_judge:g} s "
+        f"judge {s:.1f} ms: "
         f"{s / q:.2f}x (target <= 2x); the slow tenant's writes: {len(slow_ms)}, "
         f"p50 {percentile(slow_ms, 50):.0f} ms"
     )

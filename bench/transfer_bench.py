@@ -83,7 +83,8 @@ async def timed(label: str, n: int, coro) -> tuple[float, object]:
     seconds, cpu = time.perf_counter() - t, time.process_time() - c
     CPU[label] = n / cpu
     log(
-        f"{label}: {n} memories in {seconds:.2f} s = {n / seconds:,.0f}/s ({n / cpu:,.0f} per CPU-second)"
+        f"{label}: {n} memories in {seconds:.2f} s = {n / seconds:,.0f}/s ({n / cpu:,.0f} per "
+        f"CPU-second)"
     )
     return n / seconds, result
 
@@ -97,7 +98,8 @@ async def run(cfg: argparse.Namespace, root: Path) -> dict[str, float]:
     t = time.perf_counter()
     await load(source, cfg.n)
     log(
-        f"loaded {cfg.n} synthetic memories (+1 event each) in {time.perf_counter() - t:.1f} s (not counted)"
+        f"loaded {cfg.n} synthetic memories (+1 event each) in {time.perf_counter() - t:.1f} s "
+        f"(not counted)"
     )
     plain, full = root / "plain.jsonl", root / "vectors.jsonl"
     rates["export"], _ = await timed("export", cfg.n, source.export(plain))
@@ -106,7 +108,8 @@ async def run(cfg: argparse.Namespace, root: Path) -> dict[str, float]:
     )
     await source.aclose()
     log(
-        f"files: {plain.stat().st_size / 1e6:.0f} MB, with vectors {full.stat().st_size / 1e6:.0f} MB"
+        f"files: {plain.stat().st_size / 1e6:.0f} MB, with "
+        f"vectors {full.stat().st_size / 1e6:.0f} MB"
     )
 
     target = client_at(root / "copy", E5Embedder())

@@ -34,7 +34,8 @@ from memhub_langchain import MemHubMiddleware
 # -- the support knowledge the tools serve --------------------------------------------
 
 GUIDES = {
-    "Acme X200": "1) update to firmware 4.2, 2) move the router off the floor, 3) switch the 5 GHz channel to 36",
+    "Acme X200": "1) update to firmware 4.2, 2) move the router off the floor, 3) switch the 5 "
+    "GHz channel to 36",
     "Acme Mesh M5": "1) re-pair the satellite nodes, 2) keep nodes within two rooms of each other",
 }
 PLANS = {
@@ -64,7 +65,9 @@ _PROBLEM = re.compile(r"drop|slow|disconnect|not working|keeps", re.IGNORECASE)
 
 
 class RuleBasedSupportModel(BaseChatModel):
-    """Answers like a support agent would, from what is in its prompt: memories, the chat, tool results."""
+    """Answers like a support agent would, from what is in its prompt: memories, the chat, tool
+    results.
+    """
 
     @property
     def _llm_type(self) -> str:
@@ -83,12 +86,16 @@ class RuleBasedSupportModel(BaseChatModel):
             results = {m.name: m.text for m in messages if isinstance(m, ToolMessage)}
             text = f"For your {product.group(0)}, please try: {results['troubleshooting_guide']}."
             if "plan_benefits" in results:
-                text += f" If it keeps happening, your {plan.group(1)} plan includes {results['plan_benefits']}."
+                text += (
+                    f" If it keeps happening, your {plan.group(1)} plan "
+                    f"includes {results['plan_benefits']}."
+                )
             reply = AIMessage(content=text)
         elif isinstance(last, HumanMessage) and _PROBLEM.search(last.text):
             if product is None:
                 reply = AIMessage(
-                    content="Sorry to hear that! Which router model do you have, and which plan are you on?"
+                    content="Sorry to hear that! Which router model do you have, and which plan "
+                    "are you on?"
                 )
             else:
                 calls = [
@@ -163,7 +170,8 @@ def main() -> None:
             print("\n== Thursday: a new conversation, nothing repeated")
             reply = say(bot, "dana", "thu-7", "Our Wi-Fi keeps dropping every few minutes.")
             print(
-                f"remembered product and plan: {'Acme X200' in reply and '24/7 priority line' in reply}"
+                f"remembered product and "
+                f"plan: {'Acme X200' in reply and '24/7 priority line' in reply}"
             )
 
             print("\n== Eli, a different customer with the same problem")

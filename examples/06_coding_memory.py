@@ -1,4 +1,5 @@
-"""Coding memory (spec example): a troubleshooting session becomes a procedure; a new fix supersedes it.
+"""Coding memory (spec example): a troubleshooting session becomes a procedure; a new fix supersedes
+it.
 
 Tool outputs are never stored: the procedure keeps the problem, the fix and the files touched.
 """
@@ -58,7 +59,8 @@ async def main() -> None:
                 p = m.procedure
                 print(p.task, "->", p.solution, p.files, m.evolution_chain)
 
-            # A later session finds a better fix: it supersedes the first one, and the chain points back.
+            # A later session finds a better fix: it supersedes the first one, and the chain points
+            # back.
             await client.add(
                 messages=session("改用 WAL 模式（PRAGMA journal_mode=WAL），写入走单一队列。"),
                 user_id="alice",

@@ -31,7 +31,8 @@ def show_history(client: SyncMemoryClient, atom_id: str) -> None:
     ):
         for s in steps:
             print(
-                f"  {kind:<9} {s.from_ or '-'} -> {s.to}  ({s.action}) reason={s.reason!r} by={s.by} at={s.at}"
+                f"  {kind:<9} {s.from_ or '-'} -> {s.to}  ({s.action}) reason={s.reason!r} "
+                f"by={s.by} at={s.at}"
             )
 
 
@@ -79,7 +80,8 @@ def main() -> None:
                 "数据库密码是 pg_admin_123，连接串是 postgres://admin:pg_admin_123@db:5432/app"
             )
             print(
-                f"  stored as: {client.history(leak.atom_id).current.content}  (redacted: {leak.redacted})"
+                f"  stored as: {client.history(leak.atom_id).current.content}  "
+                f"(redacted: {leak.redacted})"
             )
             lesson = client.govern(
                 leak.atom_id,

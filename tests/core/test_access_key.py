@@ -1,7 +1,8 @@
 """The access key answers exactly what the explicit scope conditions answer.
 
 Every read filters with ``visible()`` (one ``MatchAny`` on the access key); the
-explicit form (``_explicit``: one payload condition per rule) is the specification. Both run on a real Edge store over memories of every shape.
+explicit form (``_explicit``: one payload condition per rule) is the specification. Both run on a
+real Edge store over memories of every shape.
 """
 
 from __future__ import annotations

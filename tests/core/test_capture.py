@@ -1,4 +1,6 @@
-"""memhub capture: Claude Code, Codex and OpenCode sessions become memories, tool outputs never do."""
+"""memhub capture: Claude Code, Codex and OpenCode sessions become memories, tool
+outputs never do.
+"""
 
 from __future__ import annotations
 

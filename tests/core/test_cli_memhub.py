@@ -1,4 +1,5 @@
-"""The MemHub commands of the CLI: add, search, search-conversation, get, list, update, delete, forget-user,
+"""The MemHub commands of the CLI: add, search, search-conversation, get, list, update, delete,
+forget-user,
 digest, config."""
 
 from __future__ import annotations

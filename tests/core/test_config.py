@@ -1,4 +1,6 @@
-"""Settings precedence: constructor > MEMHUB_* env > YAML > defaults; the YAML template on first start."""
+"""Settings precedence: constructor > MEMHUB_* env > YAML > defaults; the YAML template on first
+start.
+"""
 
 from __future__ import annotations
 

@@ -22,7 +22,8 @@ WRITER = textwrap.dedent(
     from memhub.testing import HashEmbedder
 
     async def main():
-        async with MemoryClient(storage_dir=sys.argv[1], embed=HashEmbedder(), cwd=sys.argv[2]) as c:
+        async with MemoryClient(storage_dir=sys.argv[1], embed=HashEmbedder(), cwd=sys.argv[2]) as \
+c:
             head = (await c.memorize("chain head version 0")).atom_id
             print("ACK", head, flush=True)
             i = 0
@@ -30,7 +31,8 @@ WRITER = textwrap.dedent(
                 i += 1
                 r = await c.memorize(f"independent fact number {i} about topic {i * 7}")
                 print("ACK", r.atom_id, flush=True)
-                head = (await c.correct(head, "replace", "bump", new_content=f"chain head version {i}")).new_atom_id
+                head = (await c.correct(head, "replace", "bump", new_content=f"chain head version \
+{i}")).new_atom_id
                 print("ACK", head, flush=True)
 
     asyncio.run(main())

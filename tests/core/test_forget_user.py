@@ -121,7 +121,9 @@ class World:
 
 @pytest.fixture
 async def world(tmp_path) -> World:
-    """alice and bob in the default tenant and another alice in tenant "acme", on one dual-mode store."""
+    """alice and bob in the default tenant and another alice in tenant "acme", on one dual-mode
+    store.
+    """
     store = tmp_path / "store"
     async with MemoryClient(
         mode="dual", storage_dir=store, embed=HashEmbedder(), cwd=tmp_path

@@ -21,7 +21,9 @@ TOMBSTONED = "[governed payload hidden: tombstoned]"
 
 
 async def conversation(client: MemoryClient, user_id: str = "alice") -> tuple[str, list[str], str]:
-    """The secret turn's raw id, the two memories extracted from it, and the one from another turn."""
+    """The secret turn's raw id, the two memories extracted from it, and the one from
+    another turn.
+    """
     written = await client.add(
         messages=[
             {"role": "user", "content": TURN},

@@ -1,4 +1,6 @@
-"""What memories are indexed as: BM25 terms (Chinese unigrams + bigrams) and the date of raw turns."""
+"""What memories are indexed as: BM25 terms (Chinese unigrams + bigrams) and the date
+of raw turns.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""The MemHub face (spec/memhub-quickstart.zh.md): add, search, layers, the judge, and one engine with HMG."""
+"""The MemHub face (spec/memhub-quickstart.zh.md): add, search, layers, the judge, and one engine
+with HMG.
+"""
 
 from __future__ import annotations
 

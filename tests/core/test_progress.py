@@ -1,4 +1,6 @@
-"""The CLI's progress: a bar with count, rate and ETA on a terminal; nothing elsewhere or when quiet."""
+"""The CLI's progress: a bar with count, rate and ETA on a terminal; nothing elsewhere or when
+quiet.
+"""
 
 from __future__ import annotations
 

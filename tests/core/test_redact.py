@@ -284,7 +284,8 @@ def test_never_raises(text: str) -> None:
     "unit",
     [
         # realistic notes with a few secrets sprinkled in
-        f"用户偏好中文回复。The deploy uses postgres://app:s3cr3t@db/app and {GITHUB}. 密码：Abc@123。\n",
+        "用户偏好中文回复。The deploy uses postgres://app:s3cr3t@db/app "
+        f"and {GITHUB}. 密码：Abc@123。\n",
         # adversarial repetitions that would make careless patterns rescan the rest of the text
         "aws_secret_access_key=",
         "key=",

@@ -126,7 +126,8 @@ def superlinear(pattern: re.Pattern[str], small: int = 4_000) -> list[str]:
         t_huge = _cost(pattern, make(16 * small))
         if t_huge > 8 * t_big:
             slow.append(
-                f"{name}: {t_small * 1000:.0f} ms at {small}, {t_big * 1000:.0f} ms at {4 * small}, "
+                f"{name}: {t_small * 1000:.0f} ms at {small}, {t_big * 1000:.0f} ms "
+                f"at {4 * small}, "
                 f"{t_huge * 1000:.0f} ms at {16 * small}"
             )
     return slow

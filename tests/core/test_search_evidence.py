@@ -79,7 +79,9 @@ async def test_a_memory_without_a_source_turn_is_not_demoted(client):
 async def test_a_turn_lifts_only_the_memory_it_matched_for(
     tmp_path, e5, turn, separate, query, expected
 ):
-    """The turn matches the query for one of its clauses; the clause beside it stays where its own text puts it."""
+    """The turn matches the query for one of its clauses; the clause beside it stays where its own
+    text puts it.
+    """
     async with MemoryClient(storage_dir=tmp_path / "s", embed=e5, cwd=tmp_path) as client:
         await client.add(content=turn, user_id="u")
         await client.add(content=separate, user_id="u")
@@ -95,7 +97,9 @@ async def test_a_turn_lifts_only_the_memory_it_matched_for(
     ],
 )
 async def test_a_replaced_memory_still_claims_its_turn(tmp_path, e5, turn, change, query):
-    """After a move, the old turn matches "where do I live" for the old city, not for the job beside it."""
+    """After a move, the old turn matches "where do I live" for the old city, not for the job beside
+    it.
+    """
     async with MemoryClient(storage_dir=tmp_path / "s", embed=e5, cwd=tmp_path) as client:
         await client.add(content=turn, user_id="u")
         moved = await client.add(content=change, user_id="u")

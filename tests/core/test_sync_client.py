@@ -1,4 +1,6 @@
-"""The sync face: same methods and signatures as the async client, and a clear error inside a loop."""
+"""The sync face: same methods and signatures as the async client, and a clear error
+inside a loop.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""The adapter examples and the support-bot cookbook run offline, end to end, as a user would run them."""
+"""The adapter examples and the support-bot cookbook run offline, end to end, as a user would run
+them.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""`make bench`'s scripts still run against the current code (small sizes; the figures are not checked)."""
+"""`make bench`'s scripts still run against the current code (small sizes; the figures are not
+checked).
+"""
 
 from __future__ import annotations
 

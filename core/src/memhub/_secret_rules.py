@@ -178,14 +178,16 @@ RULES: tuple[Rule, ...] = (
         "_test_",
         "whsec_",
     ),
-    # gitleaks github-pat, github-oauth, github-app-token, github-refresh-token, github-fine-grained-pat
+    # gitleaks github-pat, github-oauth, github-app-token, github-refresh-token,
+    # github-fine-grained-pat
     _token(
         "github_token",
         r"gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}",
         "gh",
         "github_pat_",
     ),
-    # gitleaks gitlab-pat, gitlab-ptt, gitlab-rrt, gitlab-runner-authentication-token, gitlab-deploy-token, ...
+    # gitleaks gitlab-pat, gitlab-ptt, gitlab-rrt, gitlab-runner-authentication-token,
+    # gitlab-deploy-token, ...
     _token(
         "gitlab_token",
         r"gl(?:pat|ptt|rt|dt|cbt|soat|ffct|imt|agent|oas|ft)-[A-Za-z0-9_-]{20,}"

@@ -303,7 +303,9 @@ class MemoryClient:
         new_content: str | None = None,
         **scope: str | None,
     ) -> CorrectResult:
-        """Change what is believed: ``replace``, ``negate``, ``confirm_actual``, ``confirm_necessary``, ``demote``."""
+        """Change what is believed: ``replace``, ``negate``, ``confirm_actual``,
+        ``confirm_necessary``, ``demote``.
+        """
         s = await self._ready(**scope)
         return await hmg.correct(self.engine, target_atom, action, reason, s, new_content)
 
@@ -316,7 +318,8 @@ class MemoryClient:
         lesson_content: str | None = None,
         **scope: str | None,
     ) -> GovernResult:
-        """Change whether it may exist: ``quarantine``/``release``, ``seal``, ``tombstone``, ``derive_lesson``.
+        """Change whether it may exist: ``quarantine``/``release``, ``seal``, ``tombstone``,
+        ``derive_lesson``.
 
         Sealing and tombstoning also reach the memory's lineage: the raw turns it was
         extracted from and every memory extracted or derived from it or from them.
@@ -339,7 +342,9 @@ class MemoryClient:
 
     @_hub_aware
     async def history(self, atom_id: str, **scope: str | None) -> HistoryResult:
-        """The audit trail of one memory: current state, relations and every step with its reason."""
+        """The audit trail of one memory: current state, relations and every step
+        with its reason.
+        """
         s = await self._ready(**scope)
         return await hmg.history(self.engine, atom_id, s)
 
@@ -419,7 +424,8 @@ class MemoryClient:
         derived_context_limit: int | None = None,
         filters: dict[str, Any] | None = None,
     ) -> SearchResult:
-        """Current memories grouped ``profile`` / ``proactive`` / ``normal`` (+ ``procedures``, ``derived`` when asked).
+        """Current memories grouped ``profile`` / ``proactive`` / ``normal`` (+ ``procedures``,
+        ``derived`` when asked).
 
         Every session of the user is searched; ``session_id`` narrows the search to that one.
         """
@@ -467,7 +473,9 @@ class MemoryClient:
         agent_id: str | None = None,
         limit: int = 1000,
     ) -> ConversationResult:
-        """A session's raw turns (L0) in the order they were said, e.g. to rebuild a chat history."""
+        """A session's raw turns (L0) in the order they were said, e.g. to rebuild a
+        chat history.
+        """
         s = await self._ready_user(user_id=user_id, agent_id=agent_id, session_id=session_id)
         return await read.conversation(self.engine, s, app_ids=_apps(app_ids), limit=limit)
 

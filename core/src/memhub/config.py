@@ -153,9 +153,10 @@ def _write_template(path: Path) -> None:
         if field.description:
             lines.append(f"# {field.description}")
         default = field.default
-        lines.append(
-            f"# {key}: {'' if default is None else yaml.safe_dump(default).strip().removesuffix('...').strip()}"
+        shown = (
+            "" if default is None else yaml.safe_dump(default).strip().removesuffix("...").strip()
         )
+        lines.append(f"# {key}: {shown}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("\n".join(lines) + "\n")

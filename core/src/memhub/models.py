@@ -78,7 +78,8 @@ class GovernResult(BaseModel):
     lesson_atom_id: str | None = None
     cascaded: list[str] = Field(
         default_factory=list,
-        description="other memories given the same exposure: the raw turns it was extracted from and "
+        description="other memories given the same exposure: the raw turns it was extracted from "
+        "and "
         "what was extracted or derived from it or them (seal, tombstone and derive_lesson only)",
     )
 
@@ -198,7 +199,9 @@ class MemoryGroups(BaseModel):
     derived: list[MemoryItem] | None = None
 
     def to_dict(self) -> dict[str, list[dict]]:
-        """Groups as plain dicts (the shape ``format_memories`` takes); absent groups are left out."""
+        """Groups as plain dicts (the shape ``format_memories`` takes); absent groups
+        are left out.
+        """
         return {k: [m.model_dump() for m in v] for k, v in self if v is not None}
 
     def all(self) -> list[MemoryItem]:

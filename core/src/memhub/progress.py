@@ -86,7 +86,9 @@ class _NotesOnly(Progress):
 
 
 def bar(quiet: bool = False, stream: TextIO | None = None, unit: str = " mem") -> Progress:
-    """The CLI's progress: a bar on a terminal's stderr; notes only elsewhere; nothing if ``quiet``."""
+    """The CLI's progress: a bar on a terminal's stderr; notes only elsewhere; nothing if
+    ``quiet``.
+    """
     stream = stream or sys.stderr
     if quiet:
         return _NotesOnly(None)

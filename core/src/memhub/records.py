@@ -14,7 +14,8 @@ written before they carried a tenant belong to the default tenant ``local``.
 
 Example:
     >>> await client.records.put("checkpoints", [StoredPoint(pid, {"thread_id": "t1"})])
-    >>> points, _ = await client.records.scroll("checkpoints", Where(must=(Match("thread_id", "t1"),)))
+    >>> points, _ = await client.records.scroll("checkpoints", Where(must=(Match("thread_id",
+    "t1"),)))
 """
 
 from __future__ import annotations
@@ -64,7 +65,9 @@ class Records:
         order_by: str | None = None,
         descending: bool = False,
     ) -> tuple[list[StoredPoint], str | None]:
-        """A page of the tenant's records matching ``where`` and the next offset (``None`` at the end)."""
+        """A page of the tenant's records matching ``where`` and the next offset (``None`` at the
+        end).
+        """
         return await self._run(
             "scroll",
             collection,
@@ -81,11 +84,15 @@ class Records:
     async def put(
         self, collection: Collection, points: Sequence[StoredPoint], *, only_if: Where | None = None
     ) -> None:
-        """Insert or replace records as given (vectors included); ``only_if`` as ``MemoryStore.upsert``."""
+        """Insert or replace records as given (vectors included); ``only_if`` as
+        ``MemoryStore.upsert``.
+        """
         await self._run("put", collection, list(points), only_if=only_if)
 
     async def insert(self, payloads: Sequence[dict[str, Any]], texts: Sequence[str | None]) -> None:
-        """Store item records in ``memories``, each embedded from its text (``None``: no vectors)."""
+        """Store item records in ``memories``, each embedded from its text
+        (``None``: no vectors).
+        """
         await self._run("insert", list(payloads), list(texts))
 
     async def delete(self, collection: Collection, ids: Sequence[str]) -> None:

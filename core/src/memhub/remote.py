@@ -101,7 +101,9 @@ def read_hub(storage_dir: str | Path | None) -> Hub | None:
 async def connect_hub(
     storage_dir: str | Path | None, scope: Scope | None = None
 ) -> RemoteClient | None:
-    """A client connected to the hub holding ``storage_dir``; ``None`` if no hub is running there."""
+    """A client connected to the hub holding ``storage_dir``; ``None`` if no hub is
+    running there.
+    """
     hub = read_hub(storage_dir)
     if hub is None:
         return None
@@ -168,7 +170,9 @@ def _drop_none(data: dict[str, Any]) -> dict[str, Any]:
 
 
 class RemoteRecords:
-    """:class:`memhub.records.Records` over HTTP: ``POST /v1/records/<call>``; the key sets the tenant."""
+    """:class:`memhub.records.Records` over HTTP: ``POST /v1/records/<call>``; the key sets the
+    tenant.
+    """
 
     def __init__(self, client: RemoteClient) -> None:
         self._client = client

@@ -79,7 +79,9 @@ class Scope:
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})
 
     def payload(self) -> dict[str, str]:
-        """The scope as stored on a memory: concrete values only (``ANY`` is a read-only wildcard)."""
+        """The scope as stored on a memory: concrete values only (``ANY`` is a
+        read-only wildcard).
+        """
         return {k: v for k in SCOPE_KEYS if (v := getattr(self, k)) is not None and v != ANY}
 
 
@@ -97,7 +99,9 @@ def _git_dir(start: Path) -> tuple[Path, Path] | None:
 
 
 def repository_from_url(url: str) -> str:
-    """``git@github.com:mem0ai/mem0.git`` or ``https://github.com/mem0ai/mem0`` -> ``mem0ai/mem0``."""
+    """``git@github.com:mem0ai/mem0.git`` or ``https://github.com/mem0ai/mem0`` ->
+    ``mem0ai/mem0``.
+    """
     path = re.sub(r"^[a-z+]+://[^/]+/", "", url.strip())
     path = re.sub(r"^[^@/]+@[^:/]+[:/]", "", path)
     path = path.removesuffix("/").removesuffix(".git")
@@ -125,7 +129,9 @@ def _origin_url(git_dir: Path) -> str | None:
 
 
 def git_scope(cwd: str | Path | None = None) -> dict[str, str]:
-    """``workspace``, ``repository`` and ``branch`` of the checkout containing ``cwd`` (empty if none)."""
+    """``workspace``, ``repository`` and ``branch`` of the checkout containing ``cwd`` (empty if
+    none).
+    """
     found = _git_dir(Path(cwd or Path.cwd()).resolve())
     if found is None:
         return {}

@@ -1,4 +1,6 @@
-"""Agentica adapter fixtures. Agentica creates and reads ``$AGENTICA_HOME`` on import: keep it in a temp dir."""
+"""Agentica adapter fixtures. Agentica creates and reads ``$AGENTICA_HOME`` on import: keep it in a
+temp dir.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""MemHubMiddleware in ``create_agent``, one checkpointed thread per session, the real e5 embedder."""
+"""MemHubMiddleware in ``create_agent``, one checkpointed thread per session, the
+real e5 embedder.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Test helpers: the memhub backends to run on, and a scripted fake chat model that records its prompts."""
+"""Test helpers: the memhub backends to run on, and a scripted fake chat model that records its
+prompts.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""``MemHubCheckpointer`` against ``langgraph-checkpoint-conformance`` (FULL level), and a reopen."""
+"""``MemHubCheckpointer`` against ``langgraph-checkpoint-conformance`` (FULL level),
+and a reopen.
+"""
 
 from __future__ import annotations
 

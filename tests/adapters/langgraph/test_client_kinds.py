@@ -1,4 +1,6 @@
-"""The store and the checkpointer take any memhub client, and share one store folder in a process."""
+"""The store and the checkpointer take any memhub client, and share one store folder
+in a process.
+"""
 
 from __future__ import annotations
 

@@ -179,7 +179,9 @@ class Ctx:
 
 
 def test_nodes_read_ids_from_the_runtime_context(make_client):
-    """LangGraph 1.x passes per-run ids through ``context=`` (``context_schema``), not configurable."""
+    """LangGraph 1.x passes per-run ids through ``context=`` (``context_schema``), not
+    configurable.
+    """
     client = make_client()
     model = scripted("Noted.", "Chickpea curry?", "Hello.")
 

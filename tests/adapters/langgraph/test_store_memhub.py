@@ -1,4 +1,6 @@
-"""``MemHubStore`` beyond LangGraph's suite: TTL, memhub scoping, durability and the sync/async faces."""
+"""``MemHubStore`` beyond LangGraph's suite: TTL, memhub scoping, durability and the sync/async
+faces.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""LangGraph's own store suite (``libs/checkpoint-sqlite/tests/test_store.py``), ported to ``MemHubStore``.
+"""LangGraph's own store suite (``libs/checkpoint-sqlite/tests/test_store.py``), ported to
+``MemHubStore``.
 
 Every test of the original is here, in its order and under its name. The
 mapping, applied throughout:
@@ -49,14 +50,18 @@ CONN_TYPES = BACKENDS  # the original's ["memory", "file"]
 
 @pytest.fixture(params=CONN_TYPES)
 def store(request: Any, make_client) -> Generator[MemHubStore, None, None]:
-    """A ``MemHubStore`` on a fresh store of each backend (the original's memory/file SqliteStore)."""
+    """A ``MemHubStore`` on a fresh store of each backend (the original's memory/file
+    SqliteStore).
+    """
     with MemHubStore(make_client("store", request.param)) as s:
         yield s
 
 
 @pytest.fixture
 def vector_store(make_client):
-    """``create_vector_store`` of the original: ``vector_store(text_fields=None, conn_type="edge")``."""
+    """``create_vector_store`` of the original: ``vector_store(text_fields=None,
+    conn_type="edge")``.
+    """
 
     @contextmanager
     def create(

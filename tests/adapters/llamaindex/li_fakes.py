@@ -35,7 +35,9 @@ class ScriptedLLM(MockLLM):
 def scripted_function_llm(
     *replies: ChatMessage,
 ) -> tuple[MockFunctionCallingLLM, list[list[ChatMessage]]]:
-    """A ``MockFunctionCallingLLM`` answering ``replies`` in order, and the list its prompts land in."""
+    """A ``MockFunctionCallingLLM`` answering ``replies`` in order, and the list its prompts land
+    in.
+    """
     prompts: list[list[ChatMessage]] = []
     queue = list(replies)
 

@@ -93,7 +93,8 @@ def test_condense_plus_context_engine_sees_memories_and_documents(sync_client):
     )
     assert "Can I get a refund for my router?" in _raw(sync_client, "refund router")
 
-    engine.reset()  # a new conversation: the short-term history is gone, the long-term memory is not
+    # a new conversation: the short-term history is gone, the long-term memory is not
+    engine.reset()
     assert memory.get_all() == []
 
 
@@ -200,7 +201,9 @@ def test_an_existing_memory_gets_the_block_and_no_double_writes(sync_client):
 
 
 def test_constructed_without_memory_defaults_it_like_from_defaults(sync_client):
-    """``MemHubMemory(client=..., user_id=...)``: the inner memory is made, with the memhub block."""
+    """``MemHubMemory(client=..., user_id=...)``: the inner memory is made, with the
+    memhub block.
+    """
     sync_client.add("My favorite color is teal.", user_id="dora", session_id="old")
     memory = MemHubMemory(client=sync_client, user_id="dora", session_id="s1")
     assert [type(b) for b in memory.memory.memory_blocks] == [MemHubMemoryBlock]

@@ -80,7 +80,9 @@ def _service(storage_dir: Path) -> MemoryService:
 
 @pytest.fixture
 def make_service():
-    """``make_service(storage_dir)``: the server's store, embedder and models, with the test embedder."""
+    """``make_service(storage_dir)``: the server's store, embedder and models, with the test
+    embedder.
+    """
     return _service
 
 

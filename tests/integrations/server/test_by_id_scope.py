@@ -6,7 +6,8 @@ tools and a client reaching the local hub) × every operation on one memory by i
 (get, update, delete, history, correct, govern): a memory outside the caller's scope
 gets exactly the answer of an id that does not exist, and is left unchanged; its owner
 still reaches it. An id the SDK refuses (blank, too long, control characters, a
-wildcard user) is refused by every door, and surrounding spaces are dropped everywhere. Real stores throughout; the doors run on their own event loops.
+wildcard user) is refused by every door, and surrounding spaces are dropped everywhere. Real stores
+throughout; the doors run on their own event loops.
 """
 
 from __future__ import annotations
@@ -90,7 +91,9 @@ class Loop:
 
 
 def sdk_call(client: Any, op: str, atom_id: str, scope: dict[str, str]) -> Any:
-    """The call ``op`` on a client with the SDK's API (async or sync: it returns what it returns)."""
+    """The call ``op`` on a client with the SDK's API (async or sync: it returns
+    what it returns).
+    """
     user = scope.get("user_id")
     return {
         "get": lambda: client.get(atom_id, user_id=user),

@@ -1,4 +1,6 @@
-"""``memhub keys``, ``memhub serve-api`` and ``memhub serve``, through the core ``memhub`` command."""
+"""``memhub keys``, ``memhub serve-api`` and ``memhub serve``, through the core
+``memhub`` command.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ from memhub.remote import HUB_FILE
 from memhub.testing import HashEmbedder
 from memhub_server.auth import KEYS_FILE, KeyStore
 
-# The memhub command in a child process, with the server's commands registered as in ``memhub_main``.
+# The memhub command in a child process, with the server's commands registered as in
+# ``memhub_main``.
 CLI_BOOTSTRAP = """
 import sys
 from memhub.cli import app

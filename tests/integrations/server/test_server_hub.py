@@ -1,4 +1,6 @@
-"""The local hub on loopback: hub.json, RemoteClient, and MemoryClient reaching a held store through it."""
+"""The local hub on loopback: hub.json, RemoteClient, and MemoryClient reaching a held store through
+it.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""The OpenAPI document is complete, and the app keeps it: schemathesis finds no 5xx, no schema violation."""
+"""The OpenAPI document is complete, and the app keeps it: schemathesis finds no 5xx, no schema
+violation.
+"""
 
 from __future__ import annotations
 

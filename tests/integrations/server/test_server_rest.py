@@ -119,7 +119,9 @@ def test_update_returns_a_new_id_and_delete_archives(api, uid):
 
 
 def test_memhub_routes_are_user_centric(api, uid):
-    """A user's memories follow the user, not a checkout: branch/workspace only version procedures."""
+    """A user's memories follow the user, not a checkout: branch/workspace only
+    version procedures.
+    """
     ok(
         api.post(
             "/v1/memories/",

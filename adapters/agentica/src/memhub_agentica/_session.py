@@ -161,7 +161,8 @@ class SessionMemory:
         user = self.user_id or getattr(agent, "user_id", None)
         if not user:
             raise ValueError(
-                "MemHub hooks need a user_id: pass user_id=... to the hooks or set Agent(user_id=...)"
+                "MemHub hooks need a user_id: pass user_id=... to the hooks or set "
+                "Agent(user_id=...)"
             )
         return user
 

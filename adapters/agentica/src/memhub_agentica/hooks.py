@@ -16,7 +16,8 @@ Inject = Literal["user_prompt", "additional_context"]
 
 
 class MemHubHooks(RunHooks):
-    """Recall memhub memories for every user turn and add each run; pass as ``agent.run(msg, hooks=hooks)``.
+    """Recall memhub memories for every user turn and add each run; pass as ``agent.run(msg,
+    hooks=hooks)``.
 
     **Where the memories go.** The memhub quickstart puts them in
     ``agent.prompt_config.additional_context``. That field sits in the *static* zone

@@ -49,7 +49,8 @@ class MemHubMemory(BaseMemory):
         memory_key: the prompt variable filled (``history`` fits ``ConversationChain``).
         include_session: also render the current session's turns after the memories.
         return_messages: return messages (for a ``MessagesPlaceholder``) instead of a string.
-        input_key / output_key: which chain input and output make a turn (guessed when there is one).
+        input_key / output_key: which chain input and output make a turn (guessed when there is
+        one).
         limit / groups / template: what is recalled and how it is rendered.
     """
 

@@ -65,11 +65,14 @@ class MemHubMiddleware(AgentMiddleware[MemHubState, Any]):
         >>> @dataclass
         ... class Context:
         ...     user_id: str
-        >>> agent = create_agent(model, middleware=[MemHubMiddleware(client)], context_schema=Context)
-        >>> agent.invoke({"messages": [{"role": "user", "content": "hi"}]}, context=Context(user_id="alice"))
+        >>> agent = create_agent(model, middleware=[MemHubMiddleware(client)],
+        context_schema=Context)
+        >>> agent.invoke({"messages": [{"role": "user", "content": "hi"}]},
+        context=Context(user_id="alice"))
 
     Args:
-        client: a ``MemoryClient`` (for ``ainvoke``) or ``SyncMemoryClient``; either works on both paths.
+        client: a ``MemoryClient`` (for ``ainvoke``) or ``SyncMemoryClient``; either works on both
+        paths.
         user_id / app_id / agent_id: defaults when the runtime context gives none.
         limit: memories recalled per model call.
         groups: which groups reach the prompt: ``profile``, ``proactive``, ``normal``

@@ -17,7 +17,9 @@ from memhub.models import MemoryItem, SearchResult
 
 
 def to_document(item: MemoryItem, group: str) -> Document:
-    """One memory as a ``Document``: its content, and its id, layer, score and history as metadata."""
+    """One memory as a ``Document``: its content, and its id, layer, score and
+    history as metadata.
+    """
     metadata = {
         "id": item.id,
         "layer": item.layer,

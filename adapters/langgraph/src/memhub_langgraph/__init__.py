@@ -1,4 +1,5 @@
-"""memhub for LangGraph: a ``BaseStore``, a checkpointer and memory nodes, on memhub's Qdrant backend.
+"""memhub for LangGraph: a ``BaseStore``, a checkpointer and memory nodes, on memhub's Qdrant
+backend.
 
 Example:
     >>> from memhub import MemoryClient

@@ -244,7 +244,9 @@ def _lookup(value: Mapping[str, Any], key: str) -> Any:
 
 
 def matches_filter(value: Mapping[str, Any], flt: Mapping[str, Any] | None) -> bool:
-    """``InMemoryStore``'s filter semantics: exact (JSON-like) match or ``$eq/$ne/$gt/$gte/$lt/$lte``."""
+    """``InMemoryStore``'s filter semantics: exact (JSON-like) match or
+    ``$eq/$ne/$gt/$gte/$lt/$lte``.
+    """
     return not flt or all(_compare(_lookup(value, k), v) for k, v in flt.items())
 
 

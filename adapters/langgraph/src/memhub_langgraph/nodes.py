@@ -9,7 +9,8 @@ Example:
     >>> builder.add_node("remember", memory_add_node(client))
     >>> builder.add_edge(START, "recall"); builder.add_edge("recall", "model")
     >>> builder.add_edge("model", "remember"); builder.add_edge("remember", END)
-    >>> graph.invoke({"messages": [("user", "hi")]}, {"configurable": {"user_id": "alice", "thread_id": "t1"}})
+    >>> graph.invoke({"messages": [("user", "hi")]}, {"configurable": {"user_id": "alice",
+    "thread_id": "t1"}})
 
 Both nodes take a ``MemoryClient`` or a ``SyncMemoryClient`` and work under
 ``invoke`` and ``ainvoke``. The user id (and the session and app ids) are read

@@ -83,7 +83,8 @@ class MemHubMemory(BaseMemory):
             memory: an existing ``Memory``; a ``MemHubMemoryBlock`` is added to it if it has none.
             add_every: ``"turn"`` (default) or ``"session"``.
             limit / groups / template: what the block recalls and how it is rendered.
-            **memory_kwargs: passed to ``Memory.from_defaults`` (``token_limit``, ``insert_method``, …).
+            **memory_kwargs: passed to ``Memory.from_defaults`` (``token_limit``, ``insert_method``,
+            …).
         """
         if memory is None:
             memory = Memory.from_defaults(session_id=session_id, **memory_kwargs)

@@ -138,7 +138,9 @@ async def _capture_file(
     since: datetime | None,
     warn: Callable[[str], None],
 ) -> tuple[str, int]:
-    """One session file: ``(outcome, messages added)``, outcome a ``CaptureReport`` counter or ``excluded``."""
+    """One session file: ``(outcome, messages added)``, outcome a ``CaptureReport`` counter or
+    ``excluded``.
+    """
     stat = path.stat()
     if since and datetime.fromtimestamp(stat.st_mtime, UTC) < since:
         return "excluded", 0

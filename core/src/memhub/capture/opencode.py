@@ -75,7 +75,9 @@ def appended(path: Path, start: Cursor) -> bool:
 
 
 def parse(path: Path, start: Cursor = START, info: SessionInfo | None = None) -> Transcript:
-    """The messages of the session ``path`` after ``start``; ``info`` is what earlier reads learned."""
+    """The messages of the session ``path`` after ``start``; ``info`` is what earlier reads
+    learned.
+    """
     info = info or SessionInfo()
     warnings: list[str] = []
     session = _load(path, warnings) or {}

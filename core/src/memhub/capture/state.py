@@ -88,7 +88,8 @@ class CaptureState:
             sessions = {key: Entry.from_json(value) for key, value in data["sessions"].items()}
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise InvalidInputError(
-                f"{path} is not a readable capture state ({err}); fix it, or move it away to capture "
+                f"{path} is not a readable capture state ({err}); fix it, or move it away to "
+                f"capture "
                 "every session again"
             ) from err
         return cls(path, sessions)

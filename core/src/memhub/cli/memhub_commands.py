@@ -123,7 +123,10 @@ def _json_object(text: str) -> dict[str, Any]:
 
 
 def _write(r: WriteResult) -> str:
-    head = f"memory_id {r.memory_id}  extracted {r.extracted_count}  commit_passed {r.commit_passed}  scene {r.scene}"
+    head = (
+        f"memory_id {r.memory_id}  extracted {r.extracted_count}  "
+        f"commit_passed {r.commit_passed}  scene {r.scene}"
+    )
     rows = [(d.action, d.update_type or "", d.memory_id or "", d.candidate) for d in r.decisions]
     return head + (
         "\n" + render.table(("action", "type", "memory", "candidate"), rows) if rows else ""
@@ -247,7 +250,8 @@ async def _forget_user(inv: Invocation) -> int | None:
 
 def _forgotten(r: ForgetResult) -> str:
     return (
-        f"tombstoned {r.tombstoned} record(s) of user {r.user_id}: their text is gone from every read\n"
+        f"tombstoned {r.tombstoned} record(s) of user {r.user_id}: their text is gone from every "
+        f"read\n"
         "run 'memhub purge' to remove it from the files on disk as well"
     )
 

@@ -103,5 +103,8 @@ async def _import(inv: Invocation) -> int | None:
 
 
 def _imported(r: ImportResult) -> str:
-    head = f"imported {r.imported}, already there {r.skipped}, invalid {r.invalid}, embedded here {r.embedded}"
+    head = (
+        f"imported {r.imported}, already there {r.skipped}, invalid {r.invalid}, embedded "
+        f"here {r.embedded}"
+    )
     return "\n".join([head, *(f"  {e}" for e in r.errors)])

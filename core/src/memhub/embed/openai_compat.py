@@ -1,4 +1,6 @@
-"""``OpenAICompatibleEmbedder``: any ``/v1/embeddings`` endpoint (OpenAI, DashScope, vLLM, Ollama…)."""
+"""``OpenAICompatibleEmbedder``: any ``/v1/embeddings`` endpoint (OpenAI, DashScope, vLLM,
+Ollama…).
+"""
 
 from __future__ import annotations
 

@@ -149,7 +149,9 @@ async def counts_by(
 
 
 async def sources(engine: Engine, tenant: str, atom_id: str) -> list[Atom]:
-    """The raw turns (L0) a memory was extracted from, oldest first; governed ones as placeholders."""
+    """The raw turns (L0) a memory was extracted from, oldest first; governed ones as
+    placeholders.
+    """
     payload = await engine.get(atom_id, tenant)
     if payload.get("exposure") in GOVERNED:
         return []

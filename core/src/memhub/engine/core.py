@@ -71,7 +71,8 @@ class Engine:
     ):
         if not isinstance(embedder, Embedder):
             raise InvalidInputError(
-                f"{type(embedder).__name__} is not an Embedder (memhub.embed.base.Embedder): it needs "
+                f"{type(embedder).__name__} is not an Embedder (memhub.embed.base.Embedder): it "
+                f"needs "
                 "name, dim, similarity_floor, embed_query and embed_passages"
             )
         self.store = store
@@ -147,7 +148,9 @@ class Engine:
         return int(meta.get("schema_version", 1))
 
     async def _recover(self) -> None:
-        """Finish or undo replaces interrupted between their two phases (see ``replace_version``)."""
+        """Finish or undo replaces interrupted between their two phases (see
+        ``replace_version``).
+        """
         for point in await every(self.store, "memories", Where(must=(Match("status", "pending"),))):
             old_id = point.payload.get("supersedes")
             old = await self.store.retrieve("memories", [to_point_id(old_id)]) if old_id else []

@@ -1,4 +1,5 @@
-"""Dual mode (System 2): ``add`` marks its scope pending; ``digest`` derives L3 items once per scope.
+"""Dual mode (System 2): ``add`` marks its scope pending; ``digest`` derives L3 items once per
+scope.
 
 With an LLM, one call per scope turns the scope's current facts and procedures
 into patterns. Offline, a pattern is a theme that recurs across at least
@@ -45,7 +46,8 @@ _STOP = {
     "因为",
     "所以",
 }
-DIGEST_PROMPT = """Find durable patterns across these memories of one user (habits, recurring needs, stable tendencies).
+DIGEST_PROMPT = """Find durable patterns across these memories of one user (habits, recurring \
+needs, stable tendencies).
 Return JSON: {"derived": [{"text": str, "evidence_ids": [ids of the memories that support it]}]}.
 Only patterns supported by at least two memories; write each in the memories' language."""
 
@@ -159,7 +161,9 @@ async def _derive(engine: Engine, scope: Scope, llm: Any) -> list[tuple[str, lis
 
 
 def _derived(data: Any) -> list[tuple[str, list[str]]]:
-    """``{"derived": [{"text": str, "evidence_ids": [str]}]}`` from the model, or ``ProviderError``."""
+    """``{"derived": [{"text": str, "evidence_ids": [str]}]}`` from the model, or
+    ``ProviderError``.
+    """
     derived = data.get("derived", []) if isinstance(data, dict) else None
     if not isinstance(derived, list) or not all(
         isinstance(d, dict)

@@ -201,7 +201,9 @@ async def recall(
 
 
 async def query_vectors(engine: Engine, query: str) -> tuple[list[float], SparseVector]:
-    """The dense and BM25 vectors of a (redacted) query, to run several searches with one embedding."""
+    """The dense and BM25 vectors of a (redacted) query, to run several searches with one
+    embedding.
+    """
     query = redact(query).text
     return await engine.embedder.embed_query(query), engine.bm25.query(query)
 
@@ -324,7 +326,9 @@ async def chain_head(engine: Engine, payload: dict) -> dict:
 
 
 async def check_correctable(engine: Engine, action: str, old: dict) -> None:
-    """``transitions.check_correctable``, naming the chain's current version when ``old`` is replaced."""
+    """``transitions.check_correctable``, naming the chain's current version when ``old`` is
+    replaced.
+    """
     status = old.get("status", "active")
     head = (await chain_head(engine, old))["id"] if status == "superseded" else None
     transitions.check_correctable(action, status, old["exposure"], head)

@@ -122,7 +122,8 @@ def read_header(text: str) -> dict[str, Any] | None:
     if isinstance(obj, dict) and obj.get("format") == FORMAT:
         if obj.get("version") != VERSION:
             raise InvalidInputError(
-                f"export format version {obj.get('version')!r} is not supported (expected {VERSION})"
+                f"export format version {obj.get('version')!r} is not supported "
+                f"(expected {VERSION})"
             )
         return obj
     return None

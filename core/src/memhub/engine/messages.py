@@ -31,7 +31,9 @@ def _field(message: Any, name: str) -> Any:
 
 
 def _part_text(part: Any) -> str:
-    """A content part's text: a string, or ``{"text": "..."}`` (other parts, e.g. images, have none)."""
+    """A content part's text: a string, or ``{"text": "..."}`` (other parts, e.g. images, have
+    none).
+    """
     if isinstance(part, str):
         return part
     text = part.get("text") if isinstance(part, dict) else None

@@ -138,7 +138,9 @@ class Owner:
 
 
 class Escaped(Exception):  # noqa: N818 - it carries a BaseException across the loop
-    """A ``KeyboardInterrupt`` or ``SystemExit`` from a call on the owner loop, carried to its caller."""
+    """A ``KeyboardInterrupt`` or ``SystemExit`` from a call on the owner loop, carried to its
+    caller.
+    """
 
     def __init__(self, original: BaseException) -> None:
         super().__init__(repr(original))

@@ -1,4 +1,6 @@
-"""Writing procedures: extraction (heuristic or LLM), judging inside the version boundary, storage."""
+"""Writing procedures: extraction (heuristic or LLM), judging inside the version
+boundary, storage.
+"""
 
 from __future__ import annotations
 

@@ -39,14 +39,17 @@ _CODING_TOOLS = re.compile(
     re.IGNORECASE,
 )
 _ERROR = re.compile(
-    r"(?<![\w.])[A-Za-z_][\w.]*(?:Error|Exception)\b(?::[^\n。，,;；]{0,80})?|(?:fatal|error): [^\n。，,;；]{1,80}|"
-    r"(?-i:\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b|\bE\d{4}\b|\b[A-Z]{5,}\b|\b[45]\d\d [A-Z][a-z]+(?: [A-Z][a-z]+)*)|"
+    r"(?<![\w.])[A-Za-z_][\w.]*(?:Error|Exception)\b(?::[^\n。，,;；]{0,80})?|(?:fatal|error): "
+    r"[^\n。，,;；]{1,80}|"
+    r"(?-i:\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b|\bE\d{4}\b|\b[A-Z]{5,}\b|\b[45]\d\d [A-Z][a-z]+(?: "
+    r"[A-Z][a-z]+)*)|"
     r"\b(?:database is locked|segmentation fault|permission denied|timed? ?out|not found|deadlock|"
     r"connection refused|out of memory|undefined reference|cannot import name \w+)\b",
     re.IGNORECASE,
 )
 _IDENT = re.compile(
-    r"\b(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*\b|\b[a-z]+_[a-z_]+\b|\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b|(?<![A-Z])[A-Z]{2,}(?: [A-Z]{2,})+"
+    r"\b(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*\b|\b[a-z]+_[a-z_]+\b"
+    r"|\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b|(?<![A-Z])[A-Z]{2,}(?: [A-Z]{2,})+"
 )
 _TECH = (
     "python",
@@ -98,7 +101,9 @@ def _arguments(raw: Any) -> dict[str, Any]:
 
 
 def tool_calls(turns: list[Turn]) -> list[tuple[str, dict[str, Any]]]:
-    """``(name, arguments)`` of every call: nested ``function.{name,arguments}`` or flat ``name/arguments``."""
+    """``(name, arguments)`` of every call: nested ``function.{name,arguments}`` or flat
+    ``name/arguments``.
+    """
     calls = []
     for t in turns:
         for call in t.tool_calls:

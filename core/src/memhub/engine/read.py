@@ -195,7 +195,9 @@ async def with_evidence(
 
 
 def _credit(ranked: list[dict], turn_rank: dict[str, int]) -> dict[str, str]:
-    """Memory id -> the turn whose rank it gets: memories in rank order each take their best turn left."""
+    """Memory id -> the turn whose rank it gets: memories in rank order each take their best turn
+    left.
+    """
     credit: dict[str, str] = {}
     taken: set[str] = set()
     for payload in ranked:

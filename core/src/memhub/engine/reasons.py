@@ -10,8 +10,8 @@ stay. After ``purge`` the old text is gone from the files too.
 The governing step keeps its own reason, since history must say why a memory was
 sealed (spec: every step's reason), but not the words it shares with the memory: each
 word of four or more letters or digits that occurs in its text (content, metadata,
-procedure) is replaced by ``QUOTE``. A reason that describes ("含明文数据库密码") stays readable; one that quotes
-("the password is hunter2") loses the quote.
+procedure) is replaced by ``QUOTE``. A reason that describes ("含明文数据库密码") stays
+readable; one that quotes ("the password is hunter2") loses the quote.
 """
 
 from __future__ import annotations

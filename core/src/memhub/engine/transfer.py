@@ -1,4 +1,5 @@
-"""Export and import: every version of every memory, with its audit events (``memhub.engine.jsonl``).
+"""Export and import: every version of every memory, with its audit events
+(``memhub.engine.jsonl``).
 
 Import is idempotent by id: a memory whose id the store has is skipped, so a second
 run adds nothing and an interrupted run resumes where it stopped. A batch writes its
@@ -51,7 +52,9 @@ async def export(
     include_vectors: bool = False,
     progress: Progress | None = None,
 ) -> ExportResult:
-    """Write the header line, then one line per memory of ``tenant`` (see ``memhub.engine.jsonl``)."""
+    """Write the header line, then one line per memory of ``tenant`` (see
+    ``memhub.engine.jsonl``).
+    """
     progress = progress or Progress()
     where = exported(tenant, user_id, app_id)
     filters = {k: v for k, v in (("user_id", user_id), ("app_id", app_id)) if v}
@@ -183,7 +186,8 @@ def _header(run: _Run, text: str) -> bool:
     run.reuse = made_with == mine
     if header.get("vectors") and not run.reuse:
         note = (
-            f"the export was made with the embedder {made_with.get('name')!r} ({made_with.get('dim')}-d); "
+            f"the export was made with the embedder {made_with.get('name')!r} "
+            f"({made_with.get('dim')}-d); "
             f"this store uses {mine['name']!r} ({mine['dim']}-d): re-embedding every memory"
         )
         run.result.notes.append(note)

@@ -67,7 +67,9 @@ async def add(
     dual: bool = False,
     procedure_options: dict[str, Any] | None = None,
 ) -> WriteResult:
-    """``procedure_options`` (``llm``, ``max_chars``) turns coding memory on; ``None`` turns it off."""
+    """``procedure_options`` (``llm``, ``max_chars``) turns coding memory on; ``None`` turns it
+    off.
+    """
     if (content is None) == (messages is None):
         raise InvalidInputError("pass exactly one of content= or messages=")
     if not scope.user_id:

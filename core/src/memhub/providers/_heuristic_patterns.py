@@ -319,8 +319,8 @@ _VALUE_CATEGORY = _lexicon(
     {
         "lang": "python|java|go|golang|rust|c|c++|c#|javascript|js|typescript|ts|kotlin|swift|ruby|"
         "php|scala|haskell|elixir|lua|julia|dart",
-        "colour": "red|blue|green|yellow|black|white|purple|orange|pink|grey|gray|红色|蓝色|绿色|黄色|"
-        "黑色|白色|紫色|橙色|粉色|灰色",
+        "colour": "red|blue|green|yellow|black|white|purple|orange|pink|grey|gray|"
+        "红色|蓝色|绿色|黄色|黑色|白色|紫色|橙色|粉色|灰色",
         "drink": "coffee|tea|咖啡|茶|奶茶|可乐",
         "editor": "vim|neovim|emacs|vscode|记事本",
         "theme": "dark mode|light mode|dark theme|light theme|深色模式|浅色模式",
@@ -388,7 +388,10 @@ _COMPUTER = (
     r"(?i:MacBook(?:\s?(?:Air|Pro))?(?:\s?M\d\w*)?|ThinkPad(?:\s?[A-Z]\d+\w*)?|Surface(?:\s?\w+)?|"
     r"XPS(?:\s?\d+)?|Mac\s?mini|Mac\s?Studio|iMac|拯救者\w*|ROG\s?\w+)"
 )
-_I_NOW = r"(?:\bI|我|(?<=[，,])\s*|^)(?:\s*(?:now|currently|still|just|recently|also|usually|现在|目前|已经|还|刚|也|平时|平常|一直|日常))*\s*"
+_I_NOW = (
+    r"(?:\bI|我|(?<=[，,])\s*|^)(?:\s*(?:now|currently|still|just|recently|also|usually"
+    r"|现在|目前|已经|还|刚|也|平时|平常|一直|日常))*\s*"
+)
 
 
 def _owned(kind: str) -> tuple[str, ...]:
@@ -415,7 +418,10 @@ EN_TIME = (
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}"
     r"|noon|midnight|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?"
 )
-_ZH_EVENT = r"站会|例会|周会|晨会|早会|会议|开会|评审会?|面试|组会|截止日期|截止时间|交付日期|上线时间|课|会"
+_ZH_EVENT = (
+    r"站会|例会|周会|晨会|早会|会议|开会|评审会?|面试|组会"
+    r"|截止日期|截止时间|交付日期|上线时间|课|会"
+)
 _EN_EVENT = (
     r"(?:daily\s+|weekly\s+)?(?:stand-?ups?|meetings?|syncs?|1:1s?|one-on-ones?|reviews?|retros?|"
     r"classe?s?|calls?|lessons?|deadlines?|due\s+date|release|launch)"
@@ -628,7 +634,8 @@ REPLACEMENTS = tuple(
         rf"用\s*(?P<new>{_TERM})\s*(?:替换|替代|取代|代替)了?\s*(?P<old>{_ZH_SPAN}+)",
         rf"(?P<old>[^，,。；;\s]{{1,20}}?)\s*(?:换成|替换成|换为|改成|改用)了\s*(?P<new>{_ZH_SPAN}+)",
         r"(?i:\b(?:switched|moved|migrated|changed|upgraded|updated|went|transitioned|converted)\b)"
-        rf"(?:\s+[\w.+#-]+){{0,3}}?\s+(?i:from)\s+(?P<old>{_EN_TERM})\s+(?i:to)\s+(?P<new>[\w.+# -]+)",
+        rf"(?:\s+[\w.+#-]+){{0,3}}?\s+(?i:from)\s+(?P<old>{_EN_TERM})\s+(?i:to)\s+(?P<new>[\w.+# "
+        rf"-]+)",
         rf"(?i:\breplaced)\s+(?P<old>{_EN_TERM})\s+(?i:with)\s+(?P<new>[\w.+# -]+)",
         r"(?i:\b(?:no\s+longer|don't|do\s+not|stopped|quit))\s+(?i:us(?:e|ing))\s+"
         r"(?P<old>[\w.+#-]+(?:\s+[A-Z0-9][\w.+#-]*){0,4})(?:[,;]?\s*(?i:and\s+)?(?i:I\s+|we\s+)?(?i:now\s+)?"

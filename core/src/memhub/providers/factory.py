@@ -1,4 +1,6 @@
-"""Choosing the extractor and judge: injected objects first, then keys, then the offline heuristic."""
+"""Choosing the extractor and judge: injected objects first, then keys, then the
+offline heuristic.
+"""
 
 from __future__ import annotations
 

@@ -6,7 +6,8 @@ judge recognises duplicates, value changes of known attributes (``_heuristic_pat
 "A → B" replacements, changed numbers, flipped negations and related statements.
 
 Example:
-    >>> [c.text for c in extract_candidates([Message(role="user", content="我住在上海，在字节跳动工作")])]
+    >>> [c.text for c in extract_candidates([Message(role="user", \
+content="我住在上海，在字节跳动工作")])]
     ['我住在上海', '我在字节跳动工作']
 """
 

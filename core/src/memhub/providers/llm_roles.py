@@ -14,22 +14,33 @@ from memhub.providers.types import Candidate, JudgeItem, Message, Verdict
 __all__ = ["LLMExtractor", "LLMJudge", "LLMProcedureExtractor", "OpenAICompatibleLLM"]
 
 EXTRACT_PROMPT = """You extract long-term memories about the USER from a conversation.
-Return JSON: {"candidates": [{"text": str, "layer": "profile"|"fact", "proactive": bool, "source_ids": [str]}]}.
-- Only what the user states or clearly confirms about themselves, their people, preferences, plans, work and projects; never the assistant's suggestions.
-- Do NOT store: requests or commands to the assistant ("translate…", "tell me a joke", "remind me which city I live in"), questions, greetings, thanks and acknowledgements, reactions, opinions about the assistant's answers ("you're wrong"), deferrals ("let me think about it", "我想想再说"), or talk about the memory itself ("forget what I just said", "你还记得吗").
-- When the user says a value changed (moved, new job, new phone, upgraded, no longer…), state the new value as it is now ("the user lives in Munich"), not the change alone.
+Return JSON: {"candidates": [{"text": str, "layer": "profile"|"fact", "proactive": bool, \
+"source_ids": [str]}]}.
+- Only what the user states or clearly confirms about themselves, their people, preferences, \
+plans, work and projects; never the assistant's suggestions.
+- Do NOT store: requests or commands to the assistant ("translate…", "tell me a joke", "remind me \
+which city I live in"), questions, greetings, thanks and acknowledgements, reactions, opinions \
+about the assistant's answers ("you're wrong"), deferrals ("let me think about it", \
+"我想想再说"), or talk about the memory itself ("forget what I just said", "你还记得吗").
+- When the user says a value changed (moved, new job, new phone, upgraded, no longer…), state the \
+new value as it is now ("the user lives in Munich"), not the change alone.
 - Each text is one self-contained statement in the user's language.
-- layer "profile": stable attributes of the user (name, city, job, employer, preferences, habits). "fact": everything else worth keeping.
+- layer "profile": stable attributes of the user (name, city, job, employer, preferences, habits). \
+"fact": everything else worth keeping.
 - proactive: true for plans, reminders, deadlines and other time-bound items.
 - source_ids: the [id] of the messages each statement comes from.
 - Return {"candidates": []} when nothing is worth remembering."""
 
-JUDGE_PROMPT = """You decide how new candidate memories relate to existing ones. For EACH item return one verdict.
-Return JSON: {"verdicts": [{"index": int, "action": str, "targets": [existing ids], "update_type": str, "reason": str}]}.
+JUDGE_PROMPT = """You decide how new candidate memories relate to existing ones. For EACH item \
+return one verdict.
+Return JSON: {"verdicts": [{"index": int, "action": str, "targets": [existing ids], "update_type": \
+str, "reason": str}]}.
 Actions:
 - ADD: new information.
 - NOOP: an existing memory already says the same (target it).
-- OVERRIDE: the same attribute now has a different value, or the candidate says the old value no longer holds; the old one is outdated (target it). Existing memories may come from earlier conversations: a newer statement wins.
+- OVERRIDE: the same attribute now has a different value, or the candidate says the old value no \
+longer holds; the old one is outdated (target it). Existing memories may come from earlier \
+conversations: a newer statement wins.
 - SUPPLEMENT: compatible, complementary information; both stay (target the related ones).
 - INVALID: the candidate is not a real statement or contradicts its source.
 - NEED_CONTEXT: the candidate cannot be understood without context it lacks.
@@ -119,19 +130,24 @@ class LLMJudge:
         ]
 
 
-PROCEDURE_PROMPT = """From this engineering session, extract reusable experience: problems that were solved.
-Return JSON: {"procedures": [{"task": str, "solution": str, "search_keys": [str], "boundary_envs": [str],
+PROCEDURE_PROMPT = """From this engineering session, extract reusable experience: problems that \
+were solved.
+Return JSON: {"procedures": [{"task": str, "solution": str, "search_keys": [str], "boundary_envs": \
+[str],
 "boundary_scope": "strict"|"project"|"user"|"global"}]}.
 - task: the problem as someone would search for it later (include the error text).
 - solution: what fixed it, concretely (commands, settings, code changes).
 - search_keys: error strings, identifiers, file names, commands.
 - boundary_envs: environments it depends on (language, database, OS, versions).
-- boundary_scope: project when it depends on this codebase, user for personal setup, global when it is general.
+- boundary_scope: project when it depends on this codebase, user for personal setup, global when \
+it is general.
 Return {"procedures": []} when nothing was solved."""
 
 
 class LLMProcedureExtractor:
-    """Procedures from one LLM call over user requests and assistant answers (never tool outputs)."""
+    """Procedures from one LLM call over user requests and assistant answers (never
+    tool outputs).
+    """
 
     def __init__(self, llm, *, max_chars: int = 24000) -> None:
         self.llm, self.max_chars = llm, max_chars

@@ -35,7 +35,9 @@ DEFAULT_MAX_TOKENS = 480
 
 
 def approx_tokens(text: str) -> int:
-    """A cheap token estimate for a multilingual encoder: one per CJK character, one per 4 other characters."""
+    """A cheap token estimate for a multilingual encoder: one per CJK character, one per 4 other
+    characters.
+    """
     cjk = len(_HAN_OR_KANA.findall(text))
     return cjk + (len(text) - cjk + 3) // 4
 

@@ -70,7 +70,9 @@ class HasVector:
 
 @dataclass(frozen=True)
 class Where:
-    """A boolean filter: all of ``must``, at least one of ``should`` (when given), none of ``must_not``."""
+    """A boolean filter: all of ``must``, at least one of ``should`` (when given), none of
+    ``must_not``.
+    """
 
     must: tuple[Condition, ...] = ()
     should: tuple[Condition, ...] = ()

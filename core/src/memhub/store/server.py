@@ -224,7 +224,8 @@ class QdrantServerStore:
             held = f"{size}-d vectors" if size else f"no {DENSE!r} vector"
             raise EmbedderMismatchError(
                 f"the collection {full} at {self.url} holds {held} but the embedder makes "
-                f"{self._vector_size}-d vectors; use the embedder it was built with or another prefix"
+                f"{self._vector_size}-d vectors; use the embedder it was built with or another "
+                f"prefix"
             )
 
     async def close(self) -> None:

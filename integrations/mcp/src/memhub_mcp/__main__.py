@@ -173,7 +173,8 @@ async def serve(args: argparse.Namespace) -> int:
             ip = ipaddress.ip_address(sock.getsockname()[0])
             if not ip.is_loopback:
                 _say(
-                    f"warning: {args.host} is not a loopback address: anyone who can reach this port can "
+                    f"warning: {args.host} is not a loopback address: anyone who can reach this "
+                    f"port can "
                     "read and change every memory (there is no authentication)"
                 )
             _say(f"serving MCP on {_url(sock)} (streamable-http); {_describe(client)}")

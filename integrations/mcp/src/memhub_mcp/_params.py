@@ -25,7 +25,8 @@ Content = Annotated[
 Query = Annotated[
     str,
     Field(
-        description="A short noun phrase naming the topic, e.g. '数据库选型' or 'deployment target'."
+        description="A short noun phrase naming the topic, "
+        "e.g. '数据库选型' or 'deployment target'."
     ),
 ]
 Limit = Annotated[int, Field(ge=1, le=200, description="At most this many results.")]
@@ -35,13 +36,15 @@ Limit = Annotated[int, Field(ge=1, le=200, description="At most this many result
 UserId = Annotated[
     str | None,
     Field(
-        description="Only memories of this end user. Omit for project memories that belong to no user."
+        description="Only memories of this end user. Omit for project memories that belong to no "
+        "user."
     ),
 ]
 AppId = Annotated[
     str | None,
     Field(
-        description="Application namespace; default: the server's default_app_id. On reads '*' means every app."
+        description="Application namespace; default: the server's default_app_id. On reads '*' "
+        "means every app."
     ),
 ]
 AgentId = Annotated[
@@ -69,7 +72,8 @@ Branch = Annotated[
 CorrectActionParam = Annotated[
     CorrectAction,
     Field(
-        description="replace: content changed (needs new_content) · negate: no longer true, nothing "
+        description="replace: content changed (needs new_content) · negate: no longer true, "
+        "nothing "
         "replaces it · confirm_actual: possible -> actual · confirm_necessary: -> necessary (hard "
         "constraint) · demote: back to possible."
     ),
@@ -92,7 +96,8 @@ Epistemic = Annotated[
 Polarity = Annotated[
     Literal["positive", "negative"] | None,
     Field(
-        description="Whether it states something is (positive) or is not (negative). Default: inferred."
+        description="Whether it states something is (positive) or is not (negative). Default: "
+        "inferred."
     ),
 ]
 Source = Annotated[
@@ -114,7 +119,8 @@ RequiredUserId = Annotated[
 AppIds = Annotated[
     list[str] | None,
     Field(
-        description="Search these apps; default: [the server's default_app_id]. ['*'] means every app."
+        description="Search these apps; default: [the server's default_app_id]. ['*'] means every "
+        "app."
     ),
 ]
 Messages = Annotated[

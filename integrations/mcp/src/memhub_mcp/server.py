@@ -128,7 +128,9 @@ def build_server(
         name="session-context",
         title="memhub session context",
         mime_type="text/markdown",
-        description="The latest handoff, then the hard constraints, for the server's default scope.",
+        description=(
+            "The latest handoff, then the hard constraints, for the server's default scope."
+        ),
     )
     async def session_context_resource() -> str:
         return await context_text(runtime.client())

@@ -61,7 +61,8 @@ ERROR_META_KEY = "memhub/error"
 _HINTS = {
     "not_found": "Check the id (recall returns ids), or widen the scope: memories of another "
     "repository or branch need repository='*' / branch='*'.",
-    "invalid_transition": "The action is not allowed from the memory's current state; call history to see it.",
+    "invalid_transition": "The action is not allowed from the memory's current state; call "
+    "history to see it.",
     "conflict": "Another writer changed this memory at the same time; retry the call.",
     "provider_error": "The LLM or embedding provider failed; retry later.",
 }
@@ -241,7 +242,8 @@ class MemoryTools:
         content is gone for good (history shows "[governed payload hidden: sealed]").
         "tombstone": deleted, only the id and times remain. "derive_lesson": for content that
         must go but teaches something, e.g. a stored plaintext password: lesson_content ("不要在
-        记忆中存储数据库密码，使用环境变量") becomes a new recallable memory and the original is sealed.
+        记忆中存储数据库密码，使用环境变量") becomes a new recallable memory and the original is \
+sealed.
         seal, tombstone and derive_lesson also reach the memory's lineage, listed in "cascaded": the
         conversation turns it was extracted from and every memory extracted or derived from it or
         from them (a raw turn from search_conversation can be governed too). The lesson stays.

@@ -152,7 +152,8 @@ async def _serve_api(inv: Invocation) -> None:
     )
     if not _is_loopback(a.host):
         print(
-            f"memhub: warning: binding {a.host}, not loopback: other machines can reach this service. "
+            f"memhub: warning: binding {a.host}, not loopback: other machines can reach this "
+            f"service. "
             "Every request still needs an API key; put TLS in front of it.",
             file=sys.stderr,
         )
@@ -225,7 +226,8 @@ async def _keys(inv: Invocation) -> None:
         else:
             print(key)
             print(
-                f"memhub: key {created.id} for tenant {tenant!r}; it is shown only now, store it safely",
+                f"memhub: key {created.id} for tenant {tenant!r}; it is shown only now, store it "
+                f"safely",
                 file=sys.stderr,
             )
     elif a.action == "list":

@@ -58,7 +58,8 @@ def require_admin(
         raise HTTPException(
             403,
             "purge rewrites the whole shared store: it needs an operator's key "
-            "(memhub keys create --admin). A tenant erases its users with DELETE /v1/users/{user_id}.",
+            "(memhub keys create --admin). A tenant erases its users with DELETE "
+            "/v1/users/{user_id}.",
         )
     return tenant
 

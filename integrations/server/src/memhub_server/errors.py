@@ -134,7 +134,9 @@ async def _unexpected(request: Request, err: Exception) -> JSONResponse:
 
 
 def install(app: FastAPI) -> None:
-    """Register the handlers; a ``MemHubError`` maps by class (``STATUS``), anything unknown is a 500."""
+    """Register the handlers; a ``MemHubError`` maps by class (``STATUS``), anything unknown is a
+    500.
+    """
     app.add_exception_handler(MemHubError, _memhub_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(ValueError, _value_error)

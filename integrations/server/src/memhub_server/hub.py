@@ -151,7 +151,9 @@ class LocalHub:
         write_private(self.path, json.dumps(info) + "\n")
 
     def _unannounce(self) -> None:
-        """Remove ``hub.json`` if it is still ours (runs from the app's shutdown, even on SIGTERM)."""
+        """Remove ``hub.json`` if it is still ours (runs from the app's shutdown,
+        even on SIGTERM).
+        """
         try:
             if json.loads(self.path.read_text()).get("token") == self.token:
                 self.path.unlink()

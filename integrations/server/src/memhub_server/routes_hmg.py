@@ -63,7 +63,9 @@ async def recall(body: RecallRequest, client: Client) -> RecallResult:
 
 @router.post("/correct", response_model=CorrectResult, summary="change what is believed")
 async def correct(body: CorrectRequest, client: Client) -> CorrectResult:
-    """``replace`` (needs ``new_content``), ``negate``, ``confirm_actual``, ``confirm_necessary``, ``demote``."""
+    """``replace`` (needs ``new_content``), ``negate``, ``confirm_actual``, ``confirm_necessary``,
+    ``demote``.
+    """
     return await client.correct(
         body.target_atom, body.action, body.reason, body.new_content, **body.scope()
     )
@@ -71,7 +73,9 @@ async def correct(body: CorrectRequest, client: Client) -> CorrectResult:
 
 @router.post("/govern", response_model=GovernResult, summary="change whether it may exist")
 async def govern(body: GovernRequest, client: Client) -> GovernResult:
-    """``quarantine``/``release``, ``seal``, ``tombstone``, ``derive_lesson`` (needs ``lesson_content``)."""
+    """``quarantine``/``release``, ``seal``, ``tombstone``, ``derive_lesson`` (needs
+    ``lesson_content``).
+    """
     return await client.govern(
         body.target_atom, body.action, body.reason, body.lesson_content, **body.scope()
     )
@@ -130,5 +134,7 @@ async def purge(_: Admin, client: Client) -> PurgeResult:
     summary="dual mode: derive L3 patterns once per pending scope",
 )
 async def digest(body: DigestRequest, client: Client) -> DigestResult:
-    """Processes the tenant's scopes written since the last digest; ``processed`` is 0 in system1."""
+    """Processes the tenant's scopes written since the last digest; ``processed`` is
+    0 in system1.
+    """
     return await client.digest(mode=body.mode)

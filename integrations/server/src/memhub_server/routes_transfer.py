@@ -1,4 +1,5 @@
-"""Moving memories: ``GET /v1/export`` and ``POST /v1/import`` (JSON Lines, ``memhub.engine.jsonl``).
+"""Moving memories: ``GET /v1/export`` and ``POST /v1/import`` (JSON Lines,
+``memhub.engine.jsonl``).
 
 The SDK calls of the same name, in the tenant of the request's key: an export holds
 that tenant's memories only, and an import writes into that tenant whatever the file

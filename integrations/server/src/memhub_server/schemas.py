@@ -36,7 +36,9 @@ FilterValue = str | Int | bool
 
 
 def _check_json(value: Any, depth: int = 0) -> None:
-    """What the store can hold: valid UTF-8 text, JSON-safe integers, finite numbers, bounded nesting."""
+    """What the store can hold: valid UTF-8 text, JSON-safe integers, finite numbers, bounded
+    nesting.
+    """
     if depth > 16:
         raise ValueError("nested more than 16 levels deep")
     if isinstance(value, str):

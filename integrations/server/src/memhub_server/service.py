@@ -55,7 +55,9 @@ class MemoryService:
             await self.engine.close()
 
     async def client(self, tenant: str, **defaults: str | None) -> MemoryClient:
-        """A client for one request: ``tenant``'s, with ``defaults`` (e.g. ``repository``) as its scope."""
+        """A client for one request: ``tenant``'s, with ``defaults`` (e.g. ``repository``) as its
+        scope.
+        """
         if not self.engine._opened:
             await self.open()
         settings = self._tenants.get(tenant)

@@ -1,4 +1,5 @@
-"""The memory inspector: a web page, at ``/ui``, to see, search, audit and correct what agents remember.
+"""The memory inspector: a web page, at ``/ui``, to see, search, audit and correct what agents
+remember.
 
 Served by the process that holds the store: ``memhub serve`` (the local hub, signed
 in with the token it prints), ``memhub serve-api`` (signed in with an API key, which

@@ -23,8 +23,12 @@ ZH = {
     "Sign out": "退出",
     "Sign in": "登录",
     "API key": "API 密钥",
-    "Sign in with an API key of this server (memhub keys create).": "使用本服务的 API 密钥登录（memhub keys create）。",
-    "Open the link with the token that memhub printed when it started.": "请打开 memhub 启动时打印的带令牌的链接。",
+    "Sign in with an API key of this server (memhub keys create).": (
+        "使用本服务的 API 密钥登录（memhub keys create）。"
+    ),
+    "Open the link with the token that memhub printed when it started.": (
+        "请打开 memhub 启动时打印的带令牌的链接。"
+    ),
     "Unknown API key.": "未知的 API 密钥。",
     "Tenant": "租户",
     "memories": "条记忆",
@@ -59,7 +63,9 @@ ZH = {
     "First page": "第一页",
     "History": "历史",
     "Query": "查询",
-    "User id (needed by search and search_conversation)": "用户 ID（search 与 search_conversation 需要）",
+    "User id (needed by search and search_conversation)": (
+        "用户 ID（search 与 search_conversation 需要）"
+    ),
     "What the agent would be given": "智能体将获得的内容",
     "turns": "轮对话",
     "Current state": "当前状态",
@@ -118,13 +124,19 @@ ZH = {
     "lowers it to possible": "降为 possible（可能）",
     "hides it from every read until released": "在解除之前对所有读取隐藏",
     "makes a quarantined memory visible again": "让被隔离的记忆重新可见",
-    "erases its text and vectors, and those of its lineage; history keeps a placeholder": "抹去其文本与向量（连同其来源与派生记录）；历史中只留占位符",
-    "erases everything but its id and times, and its lineage's": "除 ID 与时间外全部抹去（连同其来源与派生记录）",
+    "erases its text and vectors, and those of its lineage; history keeps a placeholder": (
+        "抹去其文本与向量（连同其来源与派生记录）；历史中只留占位符"
+    ),
+    "erases everything but its id and times, and its lineage's": (
+        "除 ID 与时间外全部抹去（连同其来源与派生记录）"
+    ),
     "stores the lesson, then seals this memory": "保存教训，然后封存本条记忆",
     "writes a new version with the new content": "用新内容写入新版本",
     "archives it: gone from search, kept in history": "归档：不再被搜索到，历史中保留",
     "tombstones every memory of this user in the tenant": "将该用户在本租户中的全部记忆置为墓碑",
-    "rewrites the store so sealed and tombstoned text is gone from disk": "重写存储，使被封存和墓碑化的文本从磁盘上消失",
+    "rewrites the store so sealed and tombstoned text is gone from disk": (
+        "重写存储，使被封存和墓碑化的文本从磁盘上消失"
+    ),
     "Version": "版本",
     "Counted at": "统计于",
 }
