@@ -58,3 +58,12 @@ async def test_every_pages_past_any_fixed_limit(tmp_path):
         assert sorted(p.id for p in await every(store, "events")) == ids
     finally:
         await store.close()
+
+
+async def test_a_model_that_cannot_complete_json_is_refused(tmp_path):
+    async with MemoryClient(
+        storage_dir=tmp_path / "s", embed=HashEmbedder(), llm="gpt-4o-mini", cwd=tmp_path
+    ) as c:
+        with pytest.raises(InvalidInputError, match="complete_json"):
+            await c.add("I live in Lyon", user_id="alice")
+        assert await c.list(user_id="alice") == []

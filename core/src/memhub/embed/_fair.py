@@ -37,7 +37,9 @@ class FairExecutor:
         self._name = name
         self._lock = threading.Lock()
         self._ready = threading.Condition(self._lock)
-        self._queues: dict[Hashable, deque[tuple[Future[Any], Callable[..., Any], tuple]]] = {}
+        self._queues: dict[
+            Hashable, deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]]
+        ] = {}
         self._turns: deque[Hashable] = deque()
         self._worker: threading.Thread | None = None
 
@@ -62,7 +64,7 @@ class FairExecutor:
         with self._lock:
             return {key: len(queue) for key, queue in self._queues.items()}
 
-    def _next(self) -> tuple[Future[Any], Callable[..., Any], tuple]:
+    def _next(self) -> tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]:
         with self._lock:
             while not self._turns:
                 self._ready.wait()

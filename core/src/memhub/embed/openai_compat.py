@@ -5,6 +5,7 @@ Ollama…).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from memhub.errors import ProviderError
 
@@ -62,7 +63,8 @@ class OpenAICompatibleEmbedder:
         return text
 
     async def _embed(self, texts: list[str]) -> list[list[float]]:
-        kwargs = {"dimensions": self.dim} if self._send_dimensions else {}
+        # the SDK's sentinel for "not sent" changed between versions: leave the key out instead
+        kwargs: dict[str, Any] = {"dimensions": self.dim} if self._send_dimensions else {}
         try:
             response = await self._client.embeddings.create(
                 model=self.model, input=[self._cut(t) for t in texts], **kwargs

@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 CJK = "\u4e00-\u9fff"
 _I = re.IGNORECASE
@@ -462,7 +463,7 @@ class Attribute:
     accept: Callable[[str | None, str], bool] | None = None
 
 
-def _row(key: str, update_type: str, *patterns: str, **kw) -> Attribute:
+def _row(key: str, update_type: str, *patterns: str, **kw: Any) -> Attribute:
     return Attribute(key, update_type, tuple(re.compile(p) for p in patterns), **kw)
 
 

@@ -19,10 +19,9 @@ import unicodedata
 from collections.abc import Set
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar
 
 from memhub.providers import _heuristic_patterns as P
-from memhub.providers.types import Candidate, JudgeItem, Message, Verdict
+from memhub.providers.types import Candidate, JudgeItem, Layer, Message, Verdict
 
 __all__ = [
     "HeuristicExtractor",
@@ -263,7 +262,7 @@ def _statements(body: str, terminator: str) -> list[str]:
 
 def _candidate(text: str, source_ids: list[str]) -> Candidate:
     proactive = bool(P.PROACTIVE.search(text))
-    layer = "profile" if P.PROFILE_CUE.search(text) and not proactive else "fact"
+    layer: Layer = "profile" if P.PROFILE_CUE.search(text) and not proactive else "fact"
     return Candidate(text=text, layer=layer, proactive=proactive, source_ids=source_ids)
 
 
@@ -514,7 +513,7 @@ def judge_item(item: JudgeItem) -> Verdict:
 class HeuristicJudge:
     """Rule-based :class:`~memhub.providers.types.Judge`; see :func:`judge_item`."""
 
-    free: ClassVar[bool] = True
+    free: bool = True
     """Costs nothing per call, so the write path may show it weaker neighbours too."""
 
     async def judge(self, items: list[JudgeItem]) -> list[Verdict]:

@@ -9,9 +9,12 @@ that the caller gets one ``ProviderError``.
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from memhub.errors import ProviderError
+
+if TYPE_CHECKING:
+    from memhub.config import Settings
 
 
 @runtime_checkable
@@ -62,7 +65,7 @@ class OpenAICompatibleLLM:
         self.calls = 0
 
     @classmethod
-    def from_settings(cls, settings, role: str = "llm") -> OpenAICompatibleLLM:
+    def from_settings(cls, settings: Settings, role: str = "llm") -> OpenAICompatibleLLM:
         """``role`` is ``llm`` or ``jev``; the judge falls back to the llm_* keys."""
         model = getattr(settings, f"{role}_model", None) or settings.llm_model
         base_url = getattr(settings, f"{role}_base_url", None) or settings.llm_base_url
@@ -75,7 +78,8 @@ class OpenAICompatibleLLM:
     def _transient(self, err: BaseException) -> bool:
         o = self._openai
         if isinstance(err, o.APIStatusError):
-            return err.status_code == 429 or err.status_code >= 500
+            status: int = err.status_code
+            return status == 429 or status >= 500
         return isinstance(err, o.APITimeoutError | o.APIConnectionError)
 
     async def complete_json(self, system: str, user: str) -> dict[str, Any]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -10,6 +12,9 @@ from memhub.errors import ProviderError
 from memhub.models import Procedure
 from memhub.providers.llm import LLM, OpenAICompatibleLLM
 from memhub.providers.types import Candidate, JudgeItem, Message, Verdict
+
+if TYPE_CHECKING:
+    from memhub.engine.messages import Turn
 
 __all__ = ["LLMExtractor", "LLMJudge", "LLMProcedureExtractor", "OpenAICompatibleLLM"]
 
@@ -88,7 +93,7 @@ class LLMJudge:
         self.llm, self.max_chars = llm, max_chars
 
     def _question(self, items: list[JudgeItem]) -> str:
-        entries = [
+        entries: list[dict[str, Any]] = [
             {
                 "index": i,
                 "candidate": it.candidate.text,
@@ -149,10 +154,10 @@ class LLMProcedureExtractor:
     tool outputs).
     """
 
-    def __init__(self, llm, *, max_chars: int = 24000) -> None:
+    def __init__(self, llm: LLM, *, max_chars: int = 24000) -> None:
         self.llm, self.max_chars = llm, max_chars
 
-    async def extract(self, turns) -> list[Procedure]:
+    async def extract(self, turns: Sequence[Turn]) -> list[Procedure]:
         from memhub.engine.procedures import fit
 
         user = [t.content for t in turns if t.role == "user" and t.content]

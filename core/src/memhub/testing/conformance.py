@@ -398,9 +398,14 @@ class MemoryStoreConformance:
         assert "".join(names) == expected
 
     async def test_facet_counts_values_within_the_filter(self, store: MemoryStore) -> None:
-        rows = [("u1", "fact", "a"), ("u1", "fact", "b"), ("u1", "raw", "a"), ("u2", "fact", "a")]
+        rows: list[tuple[str, str, str | None]] = [
+            ("u1", "fact", "a"),
+            ("u1", "fact", "b"),
+            ("u1", "raw", "a"),
+            ("u2", "fact", "a"),
+        ]
         rows += [("u2", "profile", None), ("u3", "fact", "a")]
-        points = []
+        points: list[StoredPoint] = []
         for user, layer, app in rows:
             payload = {"user_id": user, "layer": layer} | ({"app_id": app} if app else {})
             points.append(StoredPoint(uid(), payload))
