@@ -17,7 +17,7 @@ from memhub.store.base import (
     Where,
 )
 
-_KINDS: dict[str, type] = {
+_KINDS: dict[str, type[Condition]] = {
     "match": Match,
     "match_any": MatchAny,
     "is_empty": IsEmpty,

@@ -22,7 +22,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import numpy as np
 import qdrant_edge as qe
@@ -34,6 +34,7 @@ from memhub.store.base import (
     BM25,
     DENSE,
     Collection,
+    Condition,
     DateRange,
     HasVector,
     IndexSpec,
@@ -62,8 +63,8 @@ _KEYS: dict[str, frozenset[str]] = {name: facets.facet_keys(spec) for name, spec
 _OPTIMIZE_EVERY = 2000
 
 
-def _condition(c, keys: frozenset[str]) -> object:
-    if c.__class__ in (Match, MatchAny, IsEmpty) and c.key in keys:
+def _condition(c: Condition, keys: frozenset[str]) -> qe.ConditionType:
+    if isinstance(c, Match | MatchAny | IsEmpty) and c.key in keys:
         faceted = _facet_condition(c)
         if faceted is not None:
             return faceted
@@ -71,7 +72,8 @@ def _condition(c, keys: frozenset[str]) -> object:
         # The binding reads a Python bool as the integer 1/0 (so it would match 1, never
         # true); numpy.bool_ is not an int and arrives as a real bool.
         value = np.bool_(c.value) if isinstance(c.value, bool) else c.value
-        return qe.FieldCondition(c.key, match=qe.MatchValue(value))
+        # the stub says bool; numpy.bool_ is what the binding reads as one (see above)
+        return qe.FieldCondition(c.key, match=qe.MatchValue(value))  # type: ignore[arg-type]
     if isinstance(c, MatchAny):
         return qe.FieldCondition(c.key, match=qe.MatchAny(list(c.values)))
     if isinstance(c, IsEmpty):
@@ -81,7 +83,7 @@ def _condition(c, keys: frozenset[str]) -> object:
     if isinstance(c, HasVector):
         return qe.HasVectorCondition(c.name)
     if isinstance(c, Where):
-        return to_edge_filter(c, keys)
+        return _filter(c, keys)
     raise TypeError(f"unsupported condition {c!r}")
 
 
@@ -90,8 +92,9 @@ def _facet_condition(c: Match | MatchAny | IsEmpty) -> qe.FieldCondition | None:
     if isinstance(c, IsEmpty):
         return qe.FieldCondition(facets.FACETS, match=qe.MatchValue(facets.empty(c.key)))
     values = (c.value,) if isinstance(c, Match) else c.values
-    tokens = [facets.token(c.key, v) for v in values]
-    if None in tokens:
+    found = [facets.token(c.key, v) for v in values]
+    tokens = [t for t in found if t is not None]
+    if len(tokens) < len(found):
         return None
     return qe.FieldCondition(
         facets.FACETS, match=qe.MatchAny(tokens) if len(tokens) > 1 else qe.MatchValue(tokens[0])
@@ -100,8 +103,10 @@ def _facet_condition(c: Match | MatchAny | IsEmpty) -> qe.FieldCondition | None:
 
 def to_edge_filter(where: Where | None, keys: frozenset[str] = frozenset()) -> qe.Filter | None:
     """``where`` for Edge; conditions on ``keys`` go to the facets list."""
-    if where is None:
-        return None
+    return None if where is None else _filter(where, keys)
+
+
+def _filter(where: Where, keys: frozenset[str]) -> qe.Filter:
     return qe.Filter(
         must=[_condition(c, keys) for c in where.must] or None,
         should=[_condition(c, keys) for c in where.should] or None,
@@ -109,20 +114,24 @@ def to_edge_filter(where: Where | None, keys: frozenset[str] = frozenset()) -> q
     )
 
 
-def _fusion(k: int, weights: tuple[float, float] | None, sources: int) -> qe.Fusion.Rrf:
-    return qe.Fusion.Rrf(k=k, weights=list(weights[:sources])) if weights else qe.Fusion.Rrf(k=k)
+def _fusion(k: int, weights: tuple[float, float] | None, sources: int) -> qe.Fusion:
+    rrf = qe.Fusion.Rrf(k=k, weights=list(weights[:sources])) if weights else qe.Fusion.Rrf(k=k)
+    # the stub nests Rrf in Fusion without declaring it a subclass, as the binding does
+    return rrf  # type: ignore[return-value]
 
 
-def _point_id(pid) -> str:
+def _point_id(pid: qe.PointId) -> str:
     return str(pid) if isinstance(pid, uuid.UUID) else str(uuid.UUID(str(pid)))
 
 
-def _from_record(record, with_vectors: bool) -> StoredPoint:
-    dense = sparse = None
+def _from_record(record: qe.Record | qe.ScoredPoint, with_vectors: bool) -> StoredPoint:
+    dense: list[float] | None = None
+    sparse: SparseVector | None = None
     if with_vectors and isinstance(record.vector, dict):
-        dense = record.vector.get(DENSE)
+        # ``dense`` is configured as one vector (not a multivector): a list of floats
+        dense = cast("list[float] | None", record.vector.get(DENSE))
         raw = record.vector.get(BM25)
-        if raw is not None:
+        if isinstance(raw, qe.SparseVector):
             sparse = SparseVector(list(raw.indices), list(raw.values))
     payload = dict(record.payload or {})
     payload.pop(facets.FACETS, None)
@@ -130,7 +139,7 @@ def _from_record(record, with_vectors: bool) -> StoredPoint:
 
 
 def _to_point(p: StoredPoint, keys: frozenset[str]) -> qe.Point:
-    vector: dict = {}
+    vector: dict[str, Any] = {}
     if p.dense is not None:
         vector[DENSE] = list(p.dense)
     if p.sparse is not None:
@@ -179,7 +188,7 @@ def _create_indexes(shard: qe.EdgeShard, spec: IndexSpec, existing: set[str]) ->
     on every open (0.11 s of a 0.21 s open for the access key at 100k), and the mmap'd
     one answered the recall filter faster (0.8 vs 1.4 ms per hybrid query)."""
     on_disk = qe.KeywordIndexParams(memory=qe.Memory.Cold)
-    wanted: dict[str, object] = {key: on_disk for key in spec.hot}
+    wanted: dict[str, qe.PayloadSchemaParams] = {key: on_disk for key in spec.hot}
     if spec.tenant:
         wanted[spec.tenant] = qe.KeywordIndexParams(is_tenant=True, memory=qe.Memory.Cold)
     if facets.facet_keys(spec):
@@ -444,7 +453,7 @@ class EdgeStore:
         else:
             request = qe.FacetRequest(facets.FACETS, limit=1 << 30, exact=False, filter=flt)
             hits = (await self._run(lambda: self._shard(collection).facet(request))).hits
-            values = [(facets.value_of(key, h.value), int(h.count)) for h in hits]
+            values = [(facets.value_of(key, str(h.value)), int(h.count)) for h in hits]
             found = [(v, n) for v, n in values if v is not None]
         found.sort(key=lambda f: (-f[1], str(f[0])))
         return found[:limit]

@@ -11,7 +11,8 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from datetime import datetime
+from typing import Any, TypeVar, cast
 
 from qdrant_client import AsyncQdrantClient, models
 from qdrant_client.common.client_exceptions import QdrantException
@@ -53,18 +54,21 @@ def _condition(c: Condition) -> models.Condition:
     if isinstance(c, IsEmpty):
         return models.IsEmptyCondition(is_empty=models.PayloadField(key=c.key))
     if isinstance(c, DateRange):
-        return models.FieldCondition(key=c.key, range=models.DatetimeRange(gte=c.gte, lte=c.lte))
+        gte, lte = (None if t is None else datetime.fromisoformat(t) for t in (c.gte, c.lte))
+        return models.FieldCondition(key=c.key, range=models.DatetimeRange(gte=gte, lte=lte))
     if isinstance(c, HasVector):
         return models.HasVectorCondition(has_vector=c.name)
     if isinstance(c, Where):
-        return to_qdrant_filter(c)
+        return _filter(c)
     raise TypeError(f"unsupported condition {c!r}")
 
 
 def to_qdrant_filter(where: Where | None) -> models.Filter | None:
     """Translate a neutral ``Where`` into a qdrant-client ``Filter`` (empty clauses left out)."""
-    if where is None:
-        return None
+    return None if where is None else _filter(where)
+
+
+def _filter(where: Where) -> models.Filter:
     return models.Filter(
         must=[_condition(c) for c in where.must] or None,
         should=[_condition(c) for c in where.should] or None,
@@ -86,11 +90,13 @@ def to_qdrant_point(p: StoredPoint) -> models.PointStruct:
 def from_qdrant_record(
     record: models.Record | models.ScoredPoint, with_vectors: bool
 ) -> StoredPoint:
-    dense = sparse = None
+    dense: list[float] | None = None
+    sparse: SparseVector | None = None
     if with_vectors and isinstance(record.vector, dict):
-        dense = record.vector.get(DENSE)
+        # ``dense`` is configured as one vector (not a multivector): a list of floats
+        dense = cast("list[float] | None", record.vector.get(DENSE))
         raw = record.vector.get(BM25)
-        if raw is not None:
+        if isinstance(raw, models.SparseVector):
             sparse = SparseVector(list(raw.indices), list(raw.values))
     return StoredPoint(str(uuid.UUID(str(record.id))), dict(record.payload or {}), dense, sparse)
 
