@@ -24,8 +24,8 @@ from memhub.models import ExportResult, ImportResult
 from memhub.progress import Progress
 from memhub.store.base import Match, MatchAny, StoredPoint, Where, pages
 
-PAGE = 1024
-BATCH = 512
+PAGE = 4096  # a scroll page: fewer round trips to the store's thread
+BATCH = 2048  # memories per write: one lookup, one upsert each for them and their events
 EMBED_BATCH = 64
 MAX_ERRORS = 100
 
@@ -72,15 +72,9 @@ async def export(
     )
     progress.start("export", await engine.store.count("memories", where))
     count = events = 0
-    async for page in pages(engine.store, "memories", where, size=PAGE):
-        if include_vectors:
-            full = {
-                p.id: p
-                for p in await engine.store.retrieve(
-                    "memories", [p.id for p in page], with_vectors=True
-                )
-            }
-            page = [full.get(p.id, p) for p in page]
+    async for page in pages(
+        engine.store, "memories", where, size=PAGE, with_vectors=include_vectors
+    ):
         by_atom = await _events_of(engine, [p.payload["id"] for p in page])
         lines = []
         for point in page:
@@ -98,7 +92,7 @@ async def export(
 async def _events_of(engine: Engine, atom_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
     found: dict[str, list[dict[str, Any]]] = {}
     async for page in pages(
-        engine.store, "events", Where(must=(MatchAny("atom_id", tuple(atom_ids)),)), size=1024
+        engine.store, "events", Where(must=(MatchAny("atom_id", tuple(atom_ids)),)), size=PAGE
     ):
         for p in page:
             found.setdefault(p.payload["atom_id"], []).append({"id": p.id, **p.payload})

@@ -145,10 +145,11 @@ class MemoryStore(Protocol):
         offset: str | None = None,
         order_by: str | None = None,
         descending: bool = False,
+        with_vectors: bool = False,
     ) -> tuple[list[StoredPoint], str | None]:
         """A page of points and the offset of the next page (``None`` at the end).
         With ``order_by`` (an indexed payload key) the order is by that key and
-        ``offset`` is not supported."""
+        ``offset`` is not supported; ``with_vectors`` also reads their vectors."""
 
     async def count(self, collection: Collection, where: Where | None = None) -> int: ...
 
@@ -190,7 +191,12 @@ class MemoryStore(Protocol):
 
 
 async def pages(
-    store: MemoryStore, collection: Collection, where: Where | None = None, *, size: int = 256
+    store: MemoryStore,
+    collection: Collection,
+    where: Where | None = None,
+    *,
+    size: int = 256,
+    with_vectors: bool = False,
 ) -> AsyncIterator[list[StoredPoint]]:
     """Every point of ``collection`` matching ``where``, a scroll page at a time.
 
@@ -199,7 +205,9 @@ async def pages(
     """
     offset = None
     while True:
-        page, offset = await store.scroll(collection, where, limit=size, offset=offset)
+        page, offset = await store.scroll(
+            collection, where, limit=size, offset=offset, with_vectors=with_vectors
+        )
         if page:
             yield page
         if offset is None:

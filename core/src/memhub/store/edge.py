@@ -408,6 +408,7 @@ class EdgeStore:
         offset: str | None = None,
         order_by: str | None = None,
         descending: bool = False,
+        with_vectors: bool = False,
     ) -> tuple[list[StoredPoint], str | None]:
         order = None
         if order_by:
@@ -418,14 +419,14 @@ class EdgeStore:
             limit=limit,
             filter=to_edge_filter(where, _KEYS[collection]),
             with_payload=True,
-            with_vector=False,
+            with_vector=with_vectors,
             order_by=order,
         )
 
         def scroll() -> tuple[list[StoredPoint], str | None]:
             records, next_offset = self._shard(collection).scroll(request)
             nxt = None if next_offset is None or order else _point_id(next_offset)
-            return [_from_record(r, False) for r in records], nxt
+            return [_from_record(r, with_vectors) for r in records], nxt
 
         return await self._run(scroll)
 

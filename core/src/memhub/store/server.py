@@ -285,6 +285,7 @@ class QdrantServerStore:
         offset: str | None = None,
         order_by: str | None = None,
         descending: bool = False,
+        with_vectors: bool = False,
     ) -> tuple[list[StoredPoint], str | None]:
         order = None
         if order_by:  # a server needs a range index on the key: the datetime indexes in schema
@@ -292,11 +293,16 @@ class QdrantServerStore:
             order = models.OrderBy(key=order_by, direction=direction)
         flt = to_qdrant_filter(where)
         request = self._client.scroll(
-            self._name(collection), flt, limit=limit, order_by=order, offset=offset
+            self._name(collection),
+            flt,
+            limit=limit,
+            order_by=order,
+            offset=offset,
+            with_vectors=with_vectors,
         )
         records, next_offset = await self._call(request)
         nxt = None if next_offset is None or order else str(uuid.UUID(str(next_offset)))
-        return [from_qdrant_record(r, False) for r in records], nxt
+        return [from_qdrant_record(r, with_vectors) for r in records], nxt
 
     async def count(self, collection: Collection, where: Where | None = None) -> int:
         request = self._client.count(self._name(collection), to_qdrant_filter(where), exact=True)

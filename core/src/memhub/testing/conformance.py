@@ -343,6 +343,27 @@ class MemoryStoreConformance:
         page, offset = await store.scroll(collection, limit=100)
         assert len(page) == 100 and offset is not None and offset not in {p.id for p in page}
 
+    async def test_scroll_with_vectors_reads_them_and_without_does_not(
+        self, store: MemoryStore
+    ) -> None:
+        a, b = uid(), uid()
+        await store.upsert(
+            "memories",
+            [
+                StoredPoint(a, {"who": "a"}, vec(1, 0), _bm25.document("postgres backup")),
+                StoredPoint(b, {"who": "b"}),
+            ],
+        )
+        page, _ = await store.scroll("memories", limit=10, with_vectors=True)
+        got = {p.id: p for p in page}
+        assert got[a].payload == {"who": "a"}
+        assert got[a].dense == pytest.approx(vec(1, 0), abs=1e-6)
+        assert as_dict(got[a].sparse) == pytest.approx(as_dict(_bm25.document("postgres backup")))
+        assert got[b].dense is None and got[b].sparse is None
+        plain, _ = await store.scroll("memories", limit=10)
+        assert {p.id for p in plain} == {a, b}
+        assert all(p.dense is None and p.sparse is None for p in plain)
+
     async def test_scroll_order_by_created_at(self, store: MemoryStore) -> None:
         stamps = [f"2024-01-{day:02d}T08:00:00Z" for day in range(1, 13)]
         shuffled = random.Random(7).sample(stamps, len(stamps))
