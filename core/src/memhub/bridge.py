@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import re
 import threading
 from collections.abc import Coroutine, Mapping, Sequence
 from concurrent.futures import Future
 from typing import Any
 
 from memhub import MemoryClient, SyncMemoryClient
+from memhub._cjk import HAN_CHAR
 from memhub.models import ConversationResult, MemoryItem, SearchResult, WriteResult
 from memhub.retrieval.formatter import format_memories
 
@@ -36,7 +36,6 @@ _PREAMBLE = {
     "en": "Long-term memory about this user, from earlier sessions (use it when relevant):",
     "zh": "以下是与用户相关的长期记忆，回答时可参考：",
 }
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 class _LoopThread:
@@ -214,5 +213,5 @@ def render(result: SearchResult, groups: Sequence[str], template: str | None = N
         return ""
     if template is not None:
         return template.format(memories=block)
-    language = "zh" if _CJK.search(block.split("\n", 1)[0]) else "en"
+    language = "zh" if HAN_CHAR.search(block.split("\n", 1)[0]) else "en"
     return f"{_PREAMBLE[language]}\n{block}"

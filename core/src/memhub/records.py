@@ -24,6 +24,7 @@ import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, get_args
 
+from memhub.engine.payload import ITEM_LAYERS
 from memhub.errors import InvalidInputError
 from memhub.store.base import Collection, IsEmpty, Match, MatchAny, StoredPoint, Where
 
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ITEM_LAYERS", "RECORD_COLLECTIONS", "Records"]
 
-ITEM_LAYERS = ("item", "item_text")
 RECORD_COLLECTIONS: tuple[Collection, ...] = ("memories", "checkpoints", "checkpoint_writes")
 _LEGACY_TENANT = "local"
 

@@ -13,13 +13,12 @@ import re
 
 import qdrant_edge as qe
 
+from memhub._cjk import HAN, HAN_CHAR
 from memhub.store.base import SparseVector
 
-# CJK unified ideographs (base, extension A, compatibility): the scripts written
-# without spaces between words that the word segmenter gets wrong most often.
-_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_HAS_HAN = re.compile(f"[{_HAN}]")
-_HAN_RUN = re.compile(f"([{_HAN}]+)")
+# Han ideographs: the script written without spaces between words that the word
+# segmenter gets wrong most often.
+_HAN_RUN = re.compile(f"([{HAN}]+)")
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -64,7 +63,7 @@ class Bm25Encoder:
         self._cjk = qe.Bm25(qe.Bm25Config(tokenizer=qe.TokenizerType.Whitespace, avg_len=32.0))
 
     def _pick(self, text: str) -> tuple[qe.Bm25, str]:
-        return (self._cjk, cjk_terms(text)) if _HAS_HAN.search(text) else (self._model, text)
+        return (self._cjk, cjk_terms(text)) if HAN_CHAR.search(text) else (self._model, text)
 
     def document(self, text: str) -> SparseVector:
         model, terms = self._pick(text)

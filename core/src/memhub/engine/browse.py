@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from memhub.engine.core import Engine
+from memhub.engine.payload import ITEM_LAYERS
 from memhub.engine.records import GOVERNED, to_atom
 from memhub.errors import InvalidInputError
 from memhub.models import Atom
@@ -37,7 +38,6 @@ FILTER_KEYS = (
     "status",
     "exposure",
 )
-NOT_MEMORIES = ("item", "item_text")  # LangGraph store items share the collection
 MAX_PAGE = 200
 ACTIVITY_EVENTS = 5_000  # the newest audit steps an activity chart reads
 
@@ -63,7 +63,7 @@ def tenant_filter(tenant: str, filters: dict[str, str] | None = None) -> Where:
         if value:
             must.append(Match(key, value))
     return Where(
-        must=tuple(must), must_not=(MatchAny("layer", NOT_MEMORIES), Match("status", "pending"))
+        must=tuple(must), must_not=(MatchAny("layer", ITEM_LAYERS), Match("status", "pending"))
     )
 
 

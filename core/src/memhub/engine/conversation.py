@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
+from memhub._cjk import HAN_CHAR
+
 _WORD = re.compile(r"[^\W_]+")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def named(query: str, speakers: set[str]) -> set[str]:
@@ -26,7 +27,7 @@ def named(query: str, speakers: set[str]) -> set[str]:
     hit = {
         s
         for s in speakers
-        if s and (s.lower() in lowered if _HAN.search(s) else s.lower() in words)
+        if s and (s.lower() in lowered if HAN_CHAR.search(s) else s.lower() in words)
     }
     return hit if hit != speakers else set()
 

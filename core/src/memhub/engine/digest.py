@@ -15,6 +15,7 @@ import uuid
 from collections import defaultdict
 from typing import Any
 
+from memhub._cjk import HAN, HAN_CHAR
 from memhub.engine.core import Engine
 from memhub.engine.filters import visible
 from memhub.engine.records import new_payload, now
@@ -26,7 +27,7 @@ from memhub.store.base import Match, StoredPoint, Where, every
 
 MIN_SUPPORT = 3
 SOURCE_LAYERS = ("fact", "profile", "procedure")
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.+#-]{2,}|[\u4e00-\u9fff]{2,}")
+_WORD = re.compile(rf"[A-Za-z][A-Za-z0-9_.+#-]{{2,}}|[{HAN}]{{2,}}")
 _STOP = {
     "the",
     "and",
@@ -89,7 +90,7 @@ async def drop_pending(engine: Engine, tenant: str, user_id: str, app_id: str | 
 def _terms(text: str) -> set[str]:
     terms = set()
     for word in _WORD.findall(text):
-        if re.match(r"[\u4e00-\u9fff]", word):  # Chinese: character bigrams stand in for words
+        if HAN_CHAR.match(word):  # Chinese: character bigrams stand in for words
             terms.update(word[i : i + 2] for i in range(len(word) - 1))
         else:
             terms.add(word.lower())
@@ -119,7 +120,7 @@ def recurring_themes(
 
 
 def _theme_text(term: str, ids: list[str], memories: list[dict[str, Any]]) -> str:
-    zh = any(re.search(r"[\u4e00-\u9fff]", m.get("content", "")) for m in memories)
+    zh = any(HAN_CHAR.search(m.get("content", "")) for m in memories)
     if zh:
         return f"反复出现的主题：「{term}」（{len(ids)} 条记忆提到）"
     return f"Recurring theme: '{term}' (mentioned in {len(ids)} memories)"

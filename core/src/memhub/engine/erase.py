@@ -21,6 +21,7 @@ from typing import Any
 from memhub.engine.core import Engine
 from memhub.engine.digest import drop_pending
 from memhub.engine.hmg import hide
+from memhub.engine.payload import ITEM_LAYERS
 from memhub.ids import to_point_id
 from memhub.models import ForgetResult
 from memhub.scope import check_id
@@ -28,7 +29,6 @@ from memhub.store.base import Match, StoredPoint, Where, every, pages
 
 REASON = "forget_user"
 ERASED_REASON = "[reason erased: forget_user]"
-ITEM_LAYERS = ("item", "item_text")  # memhub-langgraph's store records (memhub_langgraph._items)
 PAGE = 256
 
 

@@ -24,6 +24,7 @@ from memhub.engine import reasons, transitions
 from memhub.engine.core import PENDING_STEP, Engine
 from memhub.engine.filters import reconciling, visible
 from memhub.engine.lineage import lineage
+from memhub.engine.payload import ITEM_LAYERS
 from memhub.engine.records import GOVERNED, governed_remains, new_payload, to_atom
 from memhub.engine.text import content_hash, infer_epistemic, is_near_duplicate
 from memhub.errors import InvalidInputError
@@ -626,7 +627,7 @@ async def stats(
     must = ((Match("tenant", tenant),) if tenant else ()) + tuple(
         Match(k, v) for k, v in sorted(scope.items())
     )
-    base = Where(must=must, must_not=(MatchAny("layer", ("item", "item_text")),))
+    base = Where(must=must, must_not=(MatchAny("layer", ITEM_LAYERS),))
     count = engine.store.count
     atoms = await count("memories", base)
     supersedes = await count("memories", base.and_(Where(must_not=(IsEmpty("supersedes"),))))

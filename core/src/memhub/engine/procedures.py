@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from memhub._cjk import HAN
 from memhub.engine.messages import Turn
 from memhub.engine.text import overlap
 from memhub.models import Procedure
@@ -211,7 +212,7 @@ def search_keys(
             keys.setdefault(program, None)
     for m in _IDENT.finditer(problem + " " + solution):
         keys.setdefault(m.group(0), None)
-    return [k for k in keys if re.search(r"[A-Za-z\u4e00-\u9fff]", k)][:20]
+    return [k for k in keys if re.search(f"[A-Za-z{HAN}]", k)][:20]
 
 
 def heuristic_procedure(
@@ -261,16 +262,28 @@ _COMPLEMENT = re.compile(
 )
 
 
+# The procedure judge's thresholds: ``relation`` is the rescaled cosine of the two tasks
+# (write.relation_score), the overlaps are word-set overlaps (0..1).
+SAME_TASK = 0.8
+"""Relation at which two procedures solve the same problem."""
+SAME_TASK_WORDS = 0.5
+"""Overlap of the task words at which they do, whatever the vectors say."""
+SAME_FILES_TASK = 0.6
+"""Relation at which procedures touching a common file solve the same problem."""
+SAME_SOLUTION = 0.8
+"""Overlap of the solution words at which a new procedure restates the old one."""
+
+
 def judge_procedure(new: Procedure, old: Procedure, relation: float) -> tuple[str, str | None]:
     """OVERRIDE / SUPPLEMENT / NOOP for a neighbour in the same boundary, or ADD."""
     same_problem = (
-        relation >= 0.8
-        or overlap(new.task, old.task) >= 0.5
-        or bool(set(new.files) & set(old.files) and relation >= 0.6)
+        relation >= SAME_TASK
+        or overlap(new.task, old.task) >= SAME_TASK_WORDS
+        or bool(set(new.files) & set(old.files) and relation >= SAME_FILES_TASK)
     )
     if not same_problem:
         return "ADD", None
-    if overlap(new.solution, old.solution) >= 0.8:
+    if overlap(new.solution, old.solution) >= SAME_SOLUTION:
         return "NOOP", "duplicate"
     if _COMPLEMENT.search(new.solution):
         return "SUPPLEMENT", "complement"

@@ -15,6 +15,7 @@ from memhub.engine.hmg import (
     query_vectors,
     replace_version,
 )
+from memhub.engine.payload import CHAT_LAYERS
 from memhub.engine.procedures import content_of, vector_text
 from memhub.engine.records import GOVERNED, shown_content
 from memhub.errors import InvalidInputError, InvalidTransitionError
@@ -29,7 +30,6 @@ from memhub.models import (
 from memhub.scope import Scope
 from memhub.store.base import Match, MatchAny, SparseVector, Where, every, pages
 
-CHAT_LAYERS = ("fact", "profile")
 PAST = ("superseded", "negated", "archived")  # no longer current, still in the history
 PROCEDURE_WEIGHTS = (
     1.0,

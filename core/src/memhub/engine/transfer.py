@@ -17,7 +17,7 @@ from typing import Any
 
 from memhub.engine import jsonl
 from memhub.engine.core import Engine, with_access
-from memhub.engine.erase import ITEM_LAYERS
+from memhub.engine.payload import ITEM_LAYERS
 from memhub.engine.records import now
 from memhub.errors import InvalidInputError
 from memhub.models import ExportResult, ImportResult

@@ -11,12 +11,14 @@ import asyncio
 import re
 from typing import Any
 
+from memhub._cjk import HAN_CHAR
 from memhub.engine import procedure_write, procedures
 from memhub.engine.core import Engine
 from memhub.engine.digest import mark_pending
 from memhub.engine.filters import reconciling
 from memhub.engine.hmg import MAX_CONTENT, replace_version
 from memhub.engine.messages import Turn, normalize_messages
+from memhub.engine.payload import CHAT_LAYERS
 from memhub.engine.records import new_payload
 from memhub.engine.text import content_hash
 from memhub.errors import ConflictError, InvalidInputError
@@ -37,7 +39,6 @@ from memhub.redact import redact
 from memhub.scope import SCOPE_KEYS, Scope
 from memhub.store.base import IsEmpty, Match, MatchAny, Where
 
-CHAT_LAYERS = ("fact", "profile")
 _NEIGHBOURS = 5
 # A judge that costs nothing (the offline heuristic) sees weaker neighbours too:
 # the threshold exists to save model calls, not to hide evidence.
@@ -173,7 +174,6 @@ _MONTHS = (
     "November",
     "December",
 )
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
@@ -196,7 +196,7 @@ def dated_text(content: str, occurred_at: str | None) -> str:
     year, month, day = (int(g) for g in m.groups())
     if not 1 <= month <= 12 or not 1 <= day <= 31:
         return content
-    if _HAN.search(content):
+    if HAN_CHAR.search(content):
         return f"{year}年{month}月{day}日：{content}"
     return f"{_MONTHS[month - 1]} {day}, {year}: {content}"
 

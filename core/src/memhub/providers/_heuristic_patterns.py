@@ -16,7 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-CJK = "\u4e00-\u9fff"
+from memhub._cjk import HAN
+
+CJK = HAN  # the patterns below name it so
 _I = re.IGNORECASE
 
 
@@ -197,8 +199,8 @@ ABOUT_SOMEONE = _rx(
 )
 SPECIFIC = re.compile(
     # a Latin word starts once, where its run starts: a long run is scanned once, not per letter
-    r"\d|(?<=[\w,;:] )[A-Z][\w.+#-]*|(?<![A-Za-z])[A-Za-z]{2,}(?=[^A-Za-z]*[\u4e00-\u9fff])"
-    r"|(?<=[\u4e00-\u9fff])\s*[A-Za-z]{2,}"
+    rf"\d|(?<=[\w,;:] )[A-Z][\w.+#-]*|(?<![A-Za-z])[A-Za-z]{{2,}}(?=[^A-Za-z]*[{CJK}])"
+    rf"|(?<=[{CJK}])\s*[A-Za-z]{{2,}}"
 )
 
 # -- Layer and time cues ---------------------------------------------------------------

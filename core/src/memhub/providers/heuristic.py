@@ -30,6 +30,19 @@ __all__ = [
     "judge_item",
 ]
 
+# -- The judge's thresholds (token-set overlaps, 0..1; see _relate) ------------------------
+
+COVERED = 0.9
+"""Share of the candidate's tokens a neighbour holds for the candidate to be already stated."""
+NEAR_DUPLICATE = 0.8
+"""Dice coefficient of two token sets at which the statements say the same."""
+NEGATED_SAME = 0.6
+"""Overlap of the plain words at which opposite polarities negate one statement."""
+RENUMBERED_TOPIC = 0.7
+"""Topic overlap at which other numbers are a new value of the same thing."""
+SAME_TOPIC = 0.4
+"""Topic overlap at which a compatible statement supplements the neighbour."""
+
 # -- Text primitives ------------------------------------------------------------------------
 
 _PUNCT = re.compile(r"[\W_]+")
@@ -452,20 +465,20 @@ def _relate(c: _Facts, n: _Facts) -> _Relation | None:
             return _Relation("OVERRIDE", "no_longer", f"'{old}' no longer holds")
         return _Relation("OVERRIDE", _replacement_label(old, new), f"'{old}' replaced by '{new}'")
     same_polarity = c.negated == n.negated
-    covered = len(c.tokens) >= 2 and len(c.tokens & n.tokens) >= 0.9 * len(c.tokens)
+    covered = len(c.tokens) >= 2 and len(c.tokens & n.tokens) >= COVERED * len(c.tokens)
     if (
         same_polarity
         and c.all_numbers <= n.all_numbers
-        and (covered or _dice(c.tokens, n.tokens) >= 0.8)
+        and (covered or _dice(c.tokens, n.tokens) >= NEAR_DUPLICATE)
     ):
         return _Relation("NOOP", "duplicate", "already stated")
     if by_table:
         return by_table
-    if not same_polarity and _overlap(c.plain, n.plain) >= 0.6:
+    if not same_polarity and _overlap(c.plain, n.plain) >= NEGATED_SAME:
         return _Relation("OVERRIDE", "negation", "same statement, opposite polarity")
     topic = _overlap(c.topic, n.topic)
     renumbered = not (c.numbers <= n.numbers or n.numbers <= c.numbers)
-    if c.numbers and n.numbers and renumbered and topic >= 0.7:
+    if c.numbers and n.numbers and renumbered and topic >= RENUMBERED_TOPIC:
         dotted = any("." in x for x in c.numbers | n.numbers)
         label = (
             "version_change"
@@ -473,7 +486,7 @@ def _relate(c: _Facts, n: _Facts) -> _Relation | None:
             else "value_change"
         )
         return _Relation("OVERRIDE", label, f"{sorted(n.numbers)} → {sorted(c.numbers)}")
-    if topic >= 0.4:
+    if topic >= SAME_TOPIC:
         return _Relation("SUPPLEMENT", "complement", "same topic, compatible")
     return None
 

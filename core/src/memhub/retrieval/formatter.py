@@ -7,9 +7,10 @@ Example:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from memhub._cjk import HAN_CHAR
 
 _HEADINGS = {
     "zh": {
@@ -28,12 +29,11 @@ _HEADINGS = {
     },
 }
 _ORDER = ("profile", "proactive", "normal", "procedures", "derived")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _language(groups: Mapping[str, Sequence[Any]]) -> str:
     text = "".join(str(_get(m, "content")) for items in groups.values() for m in items or [])
-    return "zh" if len(_CJK.findall(text)) * 4 >= max(1, len(text)) else "en"
+    return "zh" if len(HAN_CHAR.findall(text)) * 4 >= max(1, len(text)) else "en"
 
 
 def _get(item: Any, key: str) -> Any:

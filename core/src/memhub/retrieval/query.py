@@ -22,13 +22,14 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from memhub._cjk import HAN, HANGUL, KANA
 from memhub.errors import InvalidInputError
 
 __all__ = ["approx_tokens", "from_messages"]
 
 # LangChain-style message types, and roles that never carry the user's own words.
 _ALIASES = {"human": "user", "ai": "assistant", "model": "assistant"}
-_HAN_OR_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+_HAN_OR_KANA = re.compile(f"[{KANA}{HAN}{HANGUL}]")
 
 # multilingual-e5 reads 512 tokens; leave room for the "query: " prefix.
 DEFAULT_MAX_TOKENS = 480
