@@ -36,6 +36,7 @@ LOCOMO ?= ../shared/bench-data/locomo-dev/locomo_dev5.json
 bench: $(STAMP)
 	$(PY) bench/engine_bench.py
 	$(PY) bench/add_bench.py
+	$(PY) bench/update_bench.py
 	$(PY) bench/consistency_bench.py
 	$(PY) bench/madial_bench.py $(MADIAL)
 	@if [ -f $(LOCOMO) ]; then $(PY) bench/locomo_bench.py $(LOCOMO); \

@@ -126,6 +126,17 @@ class MemoryStore(Protocol):
         """Insert or replace points. With ``only_if``, an existing point is replaced only
         when it matches the filter (Qdrant's conditional update); new points are inserted."""
 
+    async def replace_payload(
+        self,
+        collection: Collection,
+        point_id: str,
+        payload: dict[str, Any],
+        *,
+        only_if: Where | None = None,
+    ) -> None:
+        """Replace the payload of one existing point and keep its vectors. With ``only_if``,
+        only when the point matches the filter; a missing point is left missing."""
+
     async def retrieve(
         self, collection: Collection, ids: Sequence[str], *, with_vectors: bool = False
     ) -> list[StoredPoint]:

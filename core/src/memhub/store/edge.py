@@ -369,6 +369,23 @@ class EdgeStore:
                 assert self._worker is not None
                 self._worker.submit(self._optimize)
 
+    async def replace_payload(
+        self,
+        collection: Collection,
+        point_id: str,
+        payload: dict[str, Any],
+        *,
+        only_if: Where | None = None,
+    ) -> None:
+        keys = _KEYS[collection]
+        if keys:
+            payload = {**payload, facets.FACETS: facets.facets(payload, keys)}
+        must: list[object] = [qe.HasIdCondition({point_id})]
+        if only_if is not None:
+            must.append(to_edge_filter(only_if, keys))
+        op = qe.UpdateOperation.overwrite_payload_by_filter(qe.Filter(must=must), payload)
+        await self._run(self._update, collection, op)
+
     def _update(self, collection: Collection, op: qe.UpdateOperation) -> None:
         self._shard(collection).update(op)
 

@@ -252,6 +252,23 @@ class QdrantServerStore:
         flt = to_qdrant_filter(only_if)
         await self._call(self._client.upsert(self._name(collection), points_, update_filter=flt))
 
+    async def replace_payload(
+        self,
+        collection: Collection,
+        point_id: str,
+        payload: dict[str, Any],
+        *,
+        only_if: Where | None = None,
+    ) -> None:
+        must: list[Any] = [models.HasIdCondition(has_id=[point_id])]
+        if only_if is not None:
+            must.append(to_qdrant_filter(only_if))
+        await self._call(
+            self._client.overwrite_payload(
+                self._name(collection), payload, points=models.Filter(must=must)
+            )
+        )
+
     async def delete(self, collection: Collection, ids: Sequence[str]) -> None:
         if ids:
             selector = models.PointIdsList(points=list(ids))

@@ -283,6 +283,38 @@ class MemoryStoreConformance:
         assert got[new.id].payload == {"rev": 1, "v": "new"}  # new points are inserted
         assert got[other].payload == {"rev": 5}  # existing, not matching: untouched
 
+    async def test_replace_payload_keeps_the_vectors_and_honours_the_condition(
+        self, store: MemoryStore
+    ) -> None:
+        pid, other = uid(), uid()
+        sparse = _bm25.document("postgres database")
+        await store.upsert(
+            "memories",
+            [StoredPoint(pid, {"rev": 1, "v": "one", "old": True}, vec(1), sparse)],
+        )
+
+        await store.replace_payload(
+            "memories", pid, {"rev": 9}, only_if=Where(must=(Match("rev", 0),))
+        )
+        [point] = await store.retrieve("memories", [pid])
+        assert point.payload == {"rev": 1, "v": "one", "old": True}  # condition not met
+
+        await store.replace_payload(
+            "memories", pid, {"rev": 2, "v": "two"}, only_if=Where(must=(Match("rev", 1),))
+        )
+        [point] = await store.retrieve("memories", [pid], with_vectors=True)
+        assert point.payload == {"rev": 2, "v": "two"}  # replaced whole, not merged
+        assert point.dense == pytest.approx(vec(1))
+        assert as_dict(point.sparse) == pytest.approx(as_dict(sparse))
+        hits = await store.hybrid_query(
+            vec(1), sparse, Where(must=(Match("v", "two"),)), limit=5, prefetch_limit=5, rrf_k=2
+        )
+        assert [h.point.id for h in hits] == [pid]  # still found by both vectors
+
+        await store.replace_payload("memories", other, {"rev": 1})  # missing: stays missing
+        assert await store.retrieve("memories", [other]) == []
+        assert await store.count("memories", Where(must=(Match("v", "two"),))) == 1
+
     async def test_delete(self, store: MemoryStore) -> None:
         ids = [uid() for _ in range(3)]
         await store.upsert(
