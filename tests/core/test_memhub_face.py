@@ -136,6 +136,32 @@ async def test_a_resent_thread_adds_only_its_new_messages(tmp_path):
         assert sorted(t.message_id for t in turns) == ["m1", "m2", "m3"]
 
 
+async def test_a_retried_add_is_recognised_among_many_reused_ids_and_texts(client):
+    """A per-conversation counter reuses ids, and short replies repeat: the retry of one
+    add must still find its own turns among every (id, text) pair stored before."""
+    texts = ["ok", "好的", "thanks", "嗯", "sure", "收到", "yes", "对"]
+    ids = [f"m{i}" for i in range(len(texts))]
+    for shift in range(len(texts)):  # 64 raw turns, each id with each text once
+        rotated = texts[shift:] + texts[:shift]
+        await client.add(
+            messages=[
+                {"role": "user", "content": t, "id": i} for i, t in zip(ids, rotated, strict=True)
+            ],
+            user_id="alice",
+            session_id="s1",
+        )
+    before = await client.conversation(user_id="alice", session_id="s1")
+    last = texts[-1:] + texts[:-1]  # the newest add, retried
+    again = await client.add(
+        messages=[{"role": "user", "content": t, "id": i} for i, t in zip(ids, last, strict=True)],
+        user_id="alice",
+        session_id="s1",
+    )
+    after = await client.conversation(user_id="alice", session_id="s1")
+    assert len(before.turns) == len(after.turns) == 64
+    assert set(again.raw_ids) <= {t.id for t in before.turns}
+
+
 async def test_only_the_same_id_with_the_same_text_in_the_same_scope_is_a_repeat(client):
     await client.add(messages=_SESSION, user_id="alice")
     reused_id = await client.add(

@@ -37,7 +37,7 @@ from memhub.providers.types import (
 )
 from memhub.redact import redact
 from memhub.scope import SCOPE_KEYS, Scope
-from memhub.store.base import IsEmpty, Match, MatchAny, Where
+from memhub.store.base import IsEmpty, Match, MatchAny, Where, every
 
 _NEIGHBOURS = 5
 # A judge that costs nothing (the offline heuristic) sees weaker neighbours too:
@@ -226,7 +226,8 @@ async def _already_stored(engine: Engine, scope: Scope, turns: list[Turn]) -> di
             MatchAny("message_id", tuple({m for m, _ in keyed.values()})),
         )
     )
-    found, _ = await engine.store.scroll("memories", where, limit=4 * len(keyed))
+    # id and hash are matched as two sets, so unrelated pairs can match too: read them all
+    found = await every(engine.store, "memories", where)
     ids = {
         (p.payload.get("message_id"), p.payload.get("content_hash")): p.payload["id"] for p in found
     }
