@@ -1,6 +1,6 @@
 """Export and import rates: memories per second at 100k memories.
 
-    python bench/transfer_bench.py [--n 100000] [--reembed 1000] [--quick]
+    python bench/transfer_bench.py [--size 100000] [--reembed 1000] [--quick]
 
 A store of ``--n`` synthetic memories (``_util.synthetic_batch``, one audit event
 each) is exported without and with vectors, then imported into an empty store:
@@ -165,7 +165,12 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "--n", type=int, default=100_000, help="memories in the store (default 100000)"
+        "--size",
+        "--n",
+        dest="n",
+        type=int,
+        default=100_000,
+        help="memories in the store (default 100000)",
     )
     parser.add_argument(
         "--reembed", type=int, default=1000, help="memories to import with re-embedding"

@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from memhub.redact import Redaction, redact
+from memhub.redact import Redaction, redact, redact_many
 
 # Fake credentials are assembled at runtime so secret scanners do not flag this file.
 OPENAI = "sk-" + "proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
@@ -221,6 +221,21 @@ def test_every_kind_is_covered() -> None:
 )
 def test_leaves_non_secrets_alone(text: str) -> None:
     assert redact(text) == Redaction(text=text, kinds=())
+
+
+def test_redact_many_finds_what_redact_finds_text_by_text() -> None:
+    # secrets of every kind mixed with plain texts and full-width ones: the rules a batch
+    # leaves out for all its texts must be none that one of them needed
+    plain = [
+        "the token bucket rate limiter",
+        "周五部署 Atlas",
+        "ｍｙ ｐａｓｓｗｏｒｄ ｉｓ ｈｕｎｔｅｒ２",
+    ]
+    texts = [text for text, _, _ in CASES] + plain
+    assert redact_many(texts) == [redact(t) for t in texts]
+    for text, _, _ in CASES:  # each secret alone among plain texts
+        assert redact_many([*plain, text]) == [redact(t) for t in [*plain, text]]
+    assert redact_many([]) == []
 
 
 @pytest.mark.parametrize(("text", "secret", "kind"), CASES)

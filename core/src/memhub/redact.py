@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from memhub._secret_rules import RULES, Rule
 
-__all__ = ["Redaction", "redact", "redact_value"]
+__all__ = ["Redaction", "redact", "redact_many", "redact_value"]
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,21 @@ def redact(text: str) -> Redaction:
         >>> redact("my password is swordfish, 数据库密码是 Pg_2024").text
         'my password is [REDACTED:password], 数据库密码是 [REDACTED:password]'
     """
+    return _redact(text, RULES)
+
+
+def redact_many(texts: Sequence[str]) -> list[Redaction]:
+    """``[redact(t) for t in texts]``, faster on many texts (an import): a rule whose
+    keywords none of the texts holds is left out for all of them at once."""
+    folded = "\n".join(texts)
+    if _FULL_WIDTH.search(folded):
+        folded = folded.translate(_FOLD)
+    lowered = folded.lower()
+    rules = [rule for rule in RULES if _runs(rule, lowered)]
+    return [_redact(text, rules) for text in texts]
+
+
+def _redact(text: str, rules: Sequence[Rule]) -> Redaction:
     folded = text.translate(_FOLD) if _FULL_WIDTH.search(text) else text
     lowered = folded.lower()
     # Accepted spans, sorted and non-overlapping. Existing markers are reserved (kind
@@ -100,7 +116,7 @@ def redact(text: str) -> Redaction:
         (m.start(), m.end(), None) for m in _MARKER.finditer(folded)
     ]
     starts = [start for start, _, _ in spans]
-    for rule in RULES:
+    for rule in rules:
         if not _runs(rule, lowered):
             continue
         for match in rule.pattern.finditer(folded):

@@ -38,7 +38,7 @@ from memhub.engine.write import dated_text
 from memhub.errors import InvalidInputError
 from memhub.ids import to_point_id
 from memhub.models import Procedure
-from memhub.redact import redact
+from memhub.redact import redact_many
 from memhub.store.base import SparseVector
 
 FORMAT = "memhub-export"
@@ -111,6 +111,8 @@ class Record:
     """Redaction changed its text: exported vectors (made from the secret) are not reused."""
     pid: str
     """The point id (the memory id's 128 bits as a UUID)."""
+    governed: bool = False
+    """Sealed or tombstoned: stored without text or vectors."""
 
 
 def read_header(text: str) -> dict[str, Any] | None:
@@ -130,7 +132,16 @@ def read_header(text: str) -> dict[str, Any] | None:
 
 
 def parse_line(text: str, line: int, dim: int | None) -> Record:
+    """One memory line, checked and redacted (``parse_unredacted`` + ``redact_records``)."""
+    record = parse_unredacted(text, line, dim)
+    redact_records([record])
+    return record
+
+
+def parse_unredacted(text: str, line: int, dim: int | None) -> Record:
     """One memory line, checked; ``InvalidInputError`` naming the line if it is not one.
+    Nothing of it is redacted yet and ``text`` is not set: ``redact_records`` does both,
+    for a whole batch at once.
 
     ``dim``: the dense size the header announced (vectors of another size are refused).
     """
@@ -202,19 +213,43 @@ def _record(obj: Any, line: int, dim: int | None) -> Record:
         )
     dense, sparse = _vectors(obj.get("vectors"), line, dim)
     payload = {k: v for k, v in payload.items() if k not in _INTERNAL}
-    changed = False
     if governed:  # never let governed text in, whatever the file says
         for key in ("content", "content_hash", "procedure", "metadata"):
             payload.pop(key, None)
-        text, dense, sparse = None, None, None
-    else:
-        changed = _redact_payload(payload)
-        text = vector_text_of(payload)
-    events = [
-        {**e, "reason": redact(e["reason"]).text} if isinstance(e.get("reason"), str) else e
-        for e in events
-    ]
-    return Record(line, payload, events, dense, sparse, text, changed, pid)
+        dense, sparse = None, None
+    else:  # a text that cannot be made (a bad procedure) is this line's error, not the batch's
+        vector_text_of(payload)
+    return Record(line, payload, events, dense, sparse, None, False, pid, governed)
+
+
+def redact_records(records: list[Record]) -> None:
+    """Redact every text field of ``records`` in place, all of them in one pass
+    (``redact_many``), and set what each one's vectors are made from (``Record.text``)."""
+    slots: list[tuple[Any, Any, int]] = []  # (container, key, record index or -1)
+    for n, record in enumerate(records):
+        for event in record.events:
+            if isinstance(event.get("reason"), str):
+                slots.append((event, "reason", -1))
+        if record.governed:
+            continue
+        slots.append((record.payload, "content", n))
+        procedure = record.payload.get("procedure")
+        if isinstance(procedure, dict):
+            slots += [
+                (procedure, k, n) for k in ("task", "solution") if isinstance(procedure.get(k), str)
+            ]
+            keys = procedure["search_keys"] = [str(k) for k in procedure.get("search_keys") or []]
+            slots += [(keys, i, -1) for i in range(len(keys))]
+    cleaned = redact_many([container[key] for container, key, _ in slots])
+    for (container, key, n), red in zip(slots, cleaned, strict=True):
+        if red.text != container[key]:
+            container[key] = red.text
+            if n >= 0:  # exported vectors (made from the secret) are not reused
+                records[n].changed = True
+    for record in records:
+        if not record.governed:
+            record.payload["content_hash"] = content_hash(record.payload["content"])
+            record.text = vector_text_of(record.payload)
 
 
 def _vectors(
@@ -242,24 +277,6 @@ def _vectors(
         )
         sparse = SparseVector(indices, values)
     return dense, sparse
-
-
-def _redact_payload(payload: dict[str, Any]) -> bool:
-    """Redact the text fields in place; ``True`` if a secret was found."""
-    changed = False
-    cleaned = redact(payload["content"]).text
-    if cleaned != payload["content"]:
-        payload["content"], changed = cleaned, True
-    payload["content_hash"] = content_hash(payload["content"])
-    procedure = payload.get("procedure")
-    if isinstance(procedure, dict):
-        for key in ("task", "solution"):
-            if isinstance(procedure.get(key), str):
-                value = redact(procedure[key]).text
-                changed = changed or value != procedure[key]
-                procedure[key] = value
-        procedure["search_keys"] = [redact(str(k)).text for k in procedure.get("search_keys") or []]
-    return changed
 
 
 def vector_text_of(payload: dict[str, Any]) -> str:

@@ -111,7 +111,7 @@ def validate(lines: Iterable[tuple[int, str]]) -> None:
         if header is not None:
             dim = header.get("embedder", {}).get("dim")
             continue
-        jsonl.parse_line(text, number, dim)
+        jsonl.parse_unredacted(text, number, dim)
 
 
 @dataclass
@@ -158,7 +158,7 @@ async def _read(run: _Run, lines: Iterable[tuple[int, str]]) -> None:
             run.progress.advance(1)
             continue
         try:
-            batch.append(jsonl.parse_line(text, number, run.dim))
+            batch.append(jsonl.parse_unredacted(text, number, run.dim))
         except InvalidInputError as err:
             _invalid(run, str(err))
             run.progress.advance(1)
@@ -207,6 +207,7 @@ async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
         else:
             seen.add(pid)
             new.append(record)
+    jsonl.redact_records(new)  # what is skipped is never redacted: it is not stored
     await _embed(run, new)
     events = [
         StoredPoint(
