@@ -16,6 +16,7 @@ from typing import Any
 
 from memhub.embed.base import Embedder
 from memhub.embed.bm25 import Bm25Encoder
+from memhub.engine import cpu
 from memhub.engine.access import ACCESS_KEY, access_keys, owned
 from memhub.engine.owner import Owner
 from memhub.engine.records import now
@@ -267,14 +268,19 @@ class Engine:
         ``vectors`` (one per non-empty text) skips embedding when the caller has them already.
         """
         texts = [t for t in vector_texts if t]
-        dense = iter(vectors if vectors is not None else await self.embedder.embed_passages(texts))
+        # BM25 terms of long text take milliseconds per 10k characters: off the owner loop
+        # (``cpu``), beside the embedding, which runs on the model's own threads.
+        terms = cpu.run(sum(map(len, texts)), lambda: [self.bm25.document(t) for t in texts])
+        embedded: Sequence[list[float]]
+        if vectors is None:
+            embedded, sparse = await asyncio.gather(self.embedder.embed_passages(texts), terms)
+        else:
+            embedded, sparse = vectors, await terms
+        dense, terms_of = iter(embedded), iter(sparse)
         points = []
         for payload, text in zip(payloads, vector_texts, strict=True):
-            vec = next(dense) if text else None
-            sparse = self.bm25.document(text) if text else None
-            points.append(
-                StoredPoint(to_point_id(payload["id"]), with_access(payload), vec, sparse)
-            )
+            vec, bm25 = (next(dense), next(terms_of)) if text else (None, None)
+            points.append(StoredPoint(to_point_id(payload["id"]), with_access(payload), vec, bm25))
         await self.store.upsert("memories", points)
         self._changed(payloads)
 

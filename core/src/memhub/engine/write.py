@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from memhub._cjk import HAN_CHAR
-from memhub.engine import procedure_write, procedures
+from memhub.engine import cpu, procedure_write, procedures
 from memhub.engine.core import Engine
 from memhub.engine.digest import mark_pending
 from memhub.engine.filters import reconciling
@@ -20,7 +20,7 @@ from memhub.engine.hmg import MAX_CONTENT, replace_version
 from memhub.engine.messages import Turn, normalize_messages
 from memhub.engine.payload import CHAT_LAYERS
 from memhub.engine.records import new_payload
-from memhub.engine.text import content_hash
+from memhub.engine.text import content_hash, infer_epistemic, infer_polarity
 from memhub.errors import ConflictError, InvalidInputError
 from memhub.ids import new_id
 from memhub.models import Decision, WriteResult
@@ -75,22 +75,14 @@ async def add(
         raise InvalidInputError("pass exactly one of content= or messages=")
     if not scope.user_id:
         raise InvalidInputError("user_id is required")
-    if content is not None:
-        if not isinstance(content, str) or not content.strip():
-            raise InvalidInputError("content must be a non-empty string")
-        if len(content) > MAX_CONTENT:
-            raise InvalidInputError(
-                f"content is {len(content)} characters; the limit is {MAX_CONTENT}"
-            )
-        turns = [Turn(role="user", content=redact(content.strip()).text, occurred_at=occurred_at)]
-        all_turns, calls, coding = turns, [], False
-    else:
-        all_turns, has_tools = normalize_messages(messages)
-        turns = [t for t in all_turns if t.content]
-        if not turns:
-            raise InvalidInputError("messages hold no user or assistant text")
-        calls = procedures.tool_calls(all_turns) if has_tools else []
-        coding = bool(procedure_options) and procedures.is_coding(all_turns, calls)
+    turns, all_turns, calls, coding = await cpu.run(
+        _input_size(content, messages),
+        _prepare,
+        content,
+        messages,
+        occurred_at,
+        coding_on=bool(procedure_options),
+    )
     # The lock is held for store work only, never across a model call: raw records
     # under it (so a replayed write finds them), then extraction and judging outside
     # it, then the verdicts are applied under it if the user's memory is as judged.
@@ -106,10 +98,14 @@ async def add(
         fresh = [t for i, t in enumerate(turns) if i not in stored]
         new_records = iter(await _store_raw(engine, fresh, scope, metadata, occurred_at))
     raw = [{"id": stored[i]} if i in stored else next(new_records) for i in range(len(turns))]
+    fresh_turns = [
+        (t, r) for i, (t, r) in enumerate(zip(turns, raw, strict=True)) if i not in stored
+    ]
+    read = _extractor_reads([t.content for t, _ in fresh_turns])
     msgs = [
-        Message(role=t.role, content=t.content, id=r["id"])
-        for i, (t, r) in enumerate(zip(turns, raw, strict=True))
-        if i not in stored
+        Message(role=t.role, content=text, id=r["id"])
+        for (t, r), text in zip(fresh_turns, read, strict=True)
+        if text
     ]
     if coding:  # chat extraction and procedure extraction run side by side
         candidates, found = await asyncio.gather(
@@ -158,6 +154,82 @@ async def add(
         procedure_ids=procedure_ids,
         raw_ids=[r["id"] for r in raw],
     )
+
+
+def _prepare(
+    content: str | None, messages: list[Any] | None, occurred_at: str | None, *, coding_on: bool
+) -> tuple[list[Turn], list[Turn], list[Any], bool]:
+    """Validated, redacted turns: (turns with text, all turns, tool calls, coding scene).
+
+    Redaction of up to 1 MiB: called through ``cpu.run``, off the owner loop when long.
+    """
+    if content is not None:
+        if not isinstance(content, str) or not content.strip():
+            raise InvalidInputError("content must be a non-empty string")
+        if len(content) > MAX_CONTENT:
+            raise InvalidInputError(
+                f"content is {len(content)} characters; the limit is {MAX_CONTENT}"
+            )
+        turns = [Turn(role="user", content=redact(content.strip()).text, occurred_at=occurred_at)]
+        return turns, turns, [], False
+    all_turns, has_tools = normalize_messages(messages)
+    turns = [t for t in all_turns if t.content]
+    if not turns:
+        raise InvalidInputError("messages hold no user or assistant text")
+    calls = procedures.tool_calls(all_turns) if has_tools else []
+    return turns, all_turns, calls, coding_on and procedures.is_coding(all_turns, calls)
+
+
+def _input_size(content: Any, messages: Any) -> int:
+    """About how many characters a write reads: whether its rules are worth a worker thread."""
+    if isinstance(content, str):
+        return len(content)
+    if not isinstance(messages, list | tuple):
+        return 0
+    size = 0
+    for m in messages:
+        text = m.get("content") if isinstance(m, dict) else getattr(m, "content", None)
+        # content parts, tool calls: not worth counting, treated as long
+        size += len(text) if isinstance(text, str) else cpu.SMALL
+    return size
+
+
+# The extractor reads at most MAX_CONTENT characters of one add (the limit of one
+# ``add(content=...)``): a statement worth keeping is a sentence, and a longer add is a
+# document, kept whole as raw turns. Over the heuristics this bounds an add of 1 MiB
+# (10 x 100,000 characters) to the rules over 32,000 characters.
+_SENTENCE_ENDS = ("\n", "。", "！", "？", "；", "!", "?", ";", ". ")
+
+
+def _extractor_reads(texts: list[str], budget: int = MAX_CONTENT) -> list[str]:
+    """What the extractor reads of each message: all of it when the add fits the budget,
+    else each message's start up to an equal share of it, cut after its last full sentence.
+
+    Example:
+        >>> _extractor_reads(["I live in Berlin. I use vim. And then", "ok"], budget=22)
+        ['I live in Berlin.', 'ok']
+    """
+    share = _share([len(t) for t in texts], budget)
+    out = []
+    for text in texts:
+        if len(text) <= share:
+            out.append(text)
+            continue
+        head = text[:share]
+        end = max(head.rfind(mark) + len(mark.rstrip()) for mark in _SENTENCE_ENDS)
+        out.append(head[: max(end, 0)])
+    return out
+
+
+def _share(lengths: list[int], budget: int) -> int:
+    """The largest cut ``c`` with ``sum(min(n, c) for n in lengths) <= budget``."""
+    left, rest = budget, len(lengths)
+    for n in sorted(lengths):
+        if n * rest > left:
+            return left // rest
+        left -= n
+        rest -= 1
+    return budget
 
 
 _MONTHS = (
@@ -211,9 +283,12 @@ async def _already_stored(engine: Engine, scope: Scope, turns: list[Turn]) -> di
     Messages without an ``id`` are always new. The lookup goes through the indexed
     ``content_hash``.
     """
-    keyed = {
-        i: (t.message_id, content_hash(t.content)) for i, t in enumerate(turns) if t.message_id
-    }
+    keyed = await cpu.run(
+        sum(len(t.content) for t in turns if t.message_id),
+        lambda: {
+            i: (t.message_id, content_hash(t.content)) for i, t in enumerate(turns) if t.message_id
+        },
+    )
     if not keyed:
         return {}
     written_in = scope.payload()
@@ -237,10 +312,27 @@ async def _already_stored(engine: Engine, scope: Scope, turns: list[Turn]) -> di
 async def _store_raw(
     engine: Engine, turns: list[Turn], scope: Scope, metadata, occurred_at
 ) -> list[dict]:
+    payloads, texts = await cpu.run(
+        sum(len(t.content) for t in turns), _raw_records, turns, scope, metadata, occurred_at
+    )
+    vectors = await engine.embedder.embed_passages(_embedded(texts))
+    await engine.insert(payloads, texts, vectors)
+    return payloads
+
+
+def _raw_records(
+    turns: list[Turn], scope: Scope, metadata: dict[str, Any] | None, occurred_at: str | None
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The raw records of ``turns`` and the text each is indexed by (rules over all of it)."""
     payloads = [
         new_payload(
             new_id(),
             t.content,
+            # read from its start: a rule over all of a long turn holds the GIL for its
+            # whole length (86 ms on 100,000 characters), and a cue deep inside a
+            # document says little about the turn
+            epistemic=infer_epistemic(t.content[:_LEVEL_READ]),
+            polarity=infer_polarity(t.content[:_LEVEL_READ]),
             layer="raw",
             scope=scope,
             source="user" if t.role == "user" else "agent",
@@ -257,8 +349,39 @@ async def _store_raw(
     texts = [
         dated_text(t.content, p.get("occurred_at")) for t, p in zip(turns, payloads, strict=True)
     ]
-    await engine.insert(payloads, texts)
-    return payloads
+    return payloads, texts
+
+
+_LEVEL_READ = 4_000
+# e5 reads up to 512 tokens of a text, ~0.4 s of CPU on a 2-core machine: the ten
+# 100,000-character messages of a 1 MiB add spent 4-10 s in embedding alone. So the
+# raw turns of one add share a budget: a long turn's vector reads its start, up to
+# its share (never under _TURN_TOKENS), while BM25 still indexes all of it. A chat
+# turn (under _TURN_TOKENS) is embedded whole, as is one long turn on its own.
+_EMBED_BUDGET = 1024
+_TURN_TOKENS = 128
+_MAX_TOKENS = 512  # e5's window
+
+
+def _tokens(text: str) -> float:
+    """An upper estimate of e5's tokens: one per non-ASCII character, one per 3 others."""
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    return ascii_chars / 3 + (len(text) - ascii_chars)
+
+
+def _embedded(texts: list[str]) -> list[str]:
+    """What each raw turn's vector is made from: its start, within the add's budget."""
+    long = sum(_tokens(t[: 4 * _TURN_TOKENS]) > _TURN_TOKENS for t in texts)
+    share = _EMBED_BUDGET // max(long, 1)
+    if share >= _MAX_TOKENS:  # the embedder's own cut is within the budget
+        return texts
+    share = max(share, _TURN_TOKENS)
+    out = []
+    for text in texts:
+        head = text[: 3 * share]
+        tokens = _tokens(head)
+        out.append(head if tokens <= share else head[: int(len(head) * share / tokens)])
+    return out
 
 
 async def _neighbours(
@@ -316,12 +439,10 @@ async def _reconcile(
     (``rev``) raise ``ConflictError`` for a change from another process.
     """
     seen = engine.changes(scope)
-    candidates = [
-        c.model_copy(update={"text": redact(c.text).text}) for c in candidates if c.text.strip()
-    ]
+    size = sum(len(c.text) for c in candidates)
+    candidates, slots = await cpu.run(size, _typed, candidates)
     free = judge.free
     floor = min(threshold, _FREE_JUDGE_FLOOR) if free else threshold
-    slots = [slot_keys(c.text) for c in candidates]  # typed once: looked up, compared, stored
     neighbours, vectors = (
         await _neighbours(engine, scope, candidates, slots, floor) if candidates else ([], [])
     )
@@ -336,7 +457,7 @@ async def _reconcile(
                 f"the judge returned {len(judged)} verdicts for {len(to_judge)} candidates"
             )
         verdicts.update(zip(to_judge, judged, strict=True))
-    restated = _restated(candidates, slots)
+    restated = await cpu.run(size, _restated, candidates, slots)
     decisions, written = [], {}
     async with engine.write_lock:
         if recheck and engine.changes(scope) != seen:
@@ -377,6 +498,14 @@ async def _reconcile(
                 )
             )
     return decisions
+
+
+def _typed(candidates: list[Candidate]) -> tuple[list[Candidate], list[list[str]]]:
+    """Candidates redacted, and the slots of each: typed once, looked up, compared, stored."""
+    kept = [
+        c.model_copy(update={"text": redact(c.text).text}) for c in candidates if c.text.strip()
+    ]
+    return kept, [slot_keys(c.text) for c in kept]
 
 
 def _restated(
