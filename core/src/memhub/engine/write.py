@@ -320,6 +320,12 @@ async def _store_raw(
     return payloads
 
 
+# A raw turn's epistemic level and polarity are read from its start: one regex call over
+# all of a long turn holds the GIL for its whole length (86 ms on 100,000 characters),
+# and a cue deep inside a document says little about the turn.
+_LEVEL_READ = 4_000
+
+
 def _raw_records(
     turns: list[Turn], scope: Scope, metadata: dict[str, Any] | None, occurred_at: str | None
 ) -> tuple[list[dict[str, Any]], list[str]]:
@@ -328,9 +334,6 @@ def _raw_records(
         new_payload(
             new_id(),
             t.content,
-            # read from its start: a rule over all of a long turn holds the GIL for its
-            # whole length (86 ms on 100,000 characters), and a cue deep inside a
-            # document says little about the turn
             epistemic=infer_epistemic(t.content[:_LEVEL_READ]),
             polarity=infer_polarity(t.content[:_LEVEL_READ]),
             layer="raw",
@@ -352,7 +355,6 @@ def _raw_records(
     return payloads, texts
 
 
-_LEVEL_READ = 4_000
 # e5 reads up to 512 tokens of a text, ~0.4 s of CPU on a 2-core machine: the ten
 # 100,000-character messages of a 1 MiB add spent 4-10 s in embedding alone. So the
 # raw turns of one add share a budget: a long turn's vector reads its start, up to
