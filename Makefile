@@ -52,6 +52,7 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 clean:
 	rm -rf $(VENV) .memhub_data .pytest_cache

@@ -71,6 +71,7 @@ class MemHub:
     """
 
     def __init__(self, client: Any) -> None:
+        self.client: Any
         if isinstance(client, MemHub):
             client = client.client
         if client is None or not hasattr(client, "search") or not hasattr(client, "add"):

@@ -154,7 +154,10 @@ class MemoryClient:
         engine: Engine | None = None,
         scope: Scope | None = None,
     ) -> None:
-        overrides = {"mode": mode, "storage_dir": str(storage_dir) if storage_dir else None}
+        overrides: dict[str, Any] = {
+            "mode": mode,
+            "storage_dir": str(storage_dir) if storage_dir else None,
+        }
         if settings is None:
             settings = Settings.load(**overrides)
         elif any(v is not None for v in overrides.values()):

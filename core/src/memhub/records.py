@@ -24,7 +24,7 @@ import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, get_args
 
-from memhub.engine.payload import ITEM_LAYERS
+from memhub.engine.payload import ITEM_LAYERS, as_memory, as_stored
 from memhub.errors import InvalidInputError
 from memhub.store.base import Collection, IsEmpty, Match, MatchAny, StoredPoint, Where
 
@@ -164,7 +164,8 @@ class Records:
 
         payloads = [self._tagged("memories", p) for p in payloads]
         await self._check_not_others("memories", [to_point_id(p["id"]) for p in payloads])
-        await self._client.engine.insert(payloads, texts)
+        # items take the memories insert path (vectors, access key), their own keys as they are
+        await self._client.engine.insert([as_memory(p) for p in payloads], texts)
 
     async def _delete(self, collection: Collection, ids: list[str]) -> None:
         mine = [p.id for p in await self._get(collection, ids, with_vectors=False)]
@@ -186,7 +187,7 @@ class Records:
             vectors[0], where.and_(MatchAny("id", ids)), limit=len(ids)
         )
         cosine = {h.point.payload["id"]: min(1.0, max(0.0, h.score)) for h in near}
-        return [(p, round(cosine.get(p["id"], 0.0), 4)) for p, _ in hits]
+        return [(as_stored(p), round(cosine.get(p["id"], 0.0), 4)) for p, _ in hits]
 
     # -- the tenant guard -------------------------------------------------------------------
 

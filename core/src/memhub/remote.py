@@ -15,6 +15,7 @@ The local hub (``memhub serve``) announces itself in ``<storage_dir>/hub.json``
 
 from __future__ import annotations
 
+import builtins
 import ipaddress
 import json
 import os
@@ -442,7 +443,9 @@ class RemoteClient:
             workspace=workspace_id,
             branch=branch,
         )
-        s["workspace_id"] = s.pop("workspace", None)  # type: ignore[assignment]
+        workspace = s.pop("workspace", None)
+        if workspace is not None:  # None is dropped from the body anyway
+            s["workspace_id"] = workspace
         body = {
             "content": content,
             "messages": None if messages is None else [_message(m) for m in messages],
@@ -639,7 +642,8 @@ class RemoteClient:
             transfer.validate(lines())
         progress.start("import", lines.count())
         total = ImportResult(imported=0, skipped=0)
-        header, chunk, first, size = "", [], 0, 0
+        header, first, size = "", 0, 0
+        chunk: builtins.list[str] = []
         for number, text in lines():
             if number == 1 and jsonl.read_header(text) is not None:
                 header = text
@@ -657,7 +661,12 @@ class RemoteClient:
         return total
 
     async def _import_chunk(
-        self, header: str, chunk: list[str], first: int, total: ImportResult, progress: Progress
+        self,
+        header: str,
+        chunk: builtins.list[str],
+        first: int,
+        total: ImportResult,
+        progress: Progress,
     ) -> None:
         if self._http is None:
             self._http = httpx.AsyncClient(**self._http_args)

@@ -288,7 +288,7 @@ class SyncMemoryClient:
         agent_id: str | None = None,
         limit: int = 1000,
     ) -> ConversationResult:
-        scope = {"app_ids": app_ids, "agent_id": agent_id, "limit": limit}
+        scope: dict[str, Any] = {"app_ids": app_ids, "agent_id": agent_id, "limit": limit}
         return self._run(self._client.conversation(user_id=user_id, session_id=session_id, **scope))
 
     def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:

@@ -92,6 +92,7 @@ def read_jsonl(path: Path, start: Cursor) -> tuple[list[Record], Cursor, list[st
         last = i == len(chunks) - 1
         if last and not chunk.strip():
             break
+        problem: str | None
         try:
             value = json.loads(chunk) if chunk.strip() else None
         except (UnicodeDecodeError, json.JSONDecodeError) as err:

@@ -77,7 +77,7 @@ async def _memorize(inv: Invocation) -> None:
     a = inv.args
     client = await inv.client()
     result = await client.memorize(
-        _text(a.content), epistemic=a.epistemic, polarity=a.polarity, **inv.scope
+        _text(a.content), epistemic=a.epistemic, polarity=a.polarity, metadata=None, **inv.scope
     )
     inv.emit(result, render.memorize)
 

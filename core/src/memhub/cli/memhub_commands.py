@@ -76,9 +76,9 @@ def register(add: AddCommand) -> None:
     add("config", _config, "show the effective settings and where each comes from (keys masked)")
 
 
-def _user(inv: Invocation, required: bool = True) -> str | None:
+def _user(inv: Invocation) -> str:
     user = inv.scope.get("user_id")
-    if required and not user:
+    if not user:
         raise InvalidInputError("--user-id is required for this command")
     return user
 
@@ -197,7 +197,7 @@ async def _search_conversation(inv: Invocation) -> None:
 
 async def _get(inv: Invocation) -> None:
     client = await inv.client()
-    item = await client.get(inv.args.memory_id, user_id=_user(inv, required=False))
+    item = await client.get(inv.args.memory_id, user_id=inv.scope.get("user_id"))
     inv.emit(
         item,
         lambda m: (
@@ -222,7 +222,7 @@ async def _list(inv: Invocation) -> None:
 async def _update(inv: Invocation) -> None:
     client = await inv.client()
     new_id = await client.update(
-        inv.args.memory_id, _text(inv.args.content), user_id=_user(inv, required=False)
+        inv.args.memory_id, _text(inv.args.content), user_id=inv.scope.get("user_id")
     )
     inv.emit(
         {"memory_id": new_id, "replaces": inv.args.memory_id},
@@ -232,7 +232,7 @@ async def _update(inv: Invocation) -> None:
 
 async def _delete(inv: Invocation) -> None:
     client = await inv.client()
-    await client.delete(inv.args.memory_id, user_id=_user(inv, required=False))
+    await client.delete(inv.args.memory_id, user_id=inv.scope.get("user_id"))
     inv.emit({"deleted": inv.args.memory_id}, lambda r: f"archived {r['deleted']}")
 
 

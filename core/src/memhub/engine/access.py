@@ -25,11 +25,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from itertools import product
-from typing import Any
+from typing import Final
 
+from memhub.engine.payload import Memory, as_stored
 from memhub.scope import ANY, Scope
 
-ACCESS_KEY = "ak"
+ACCESS_KEY: Final = "ak"
 VERSION = "1"  # part of every hash: a change of layout must bump it (and backfill)
 BINDING_KEYS = ("workspace", "repository", "branch")
 _ANY = "\x00*"  # cannot collide with a real value: payload strings never hold NUL
@@ -46,11 +47,12 @@ def _binding(values: Sequence[str]) -> str:
     return "\x1e".join(values)
 
 
-def access_keys(payload: dict[str, Any]) -> list[str]:
+def access_keys(payload: Memory) -> list[str]:
     """The keys stored on a memory (see the module docstring)."""
     base = (payload.get("tenant", ""), payload.get("user_id") or "")
     state = (payload.get("status", ""), payload.get("exposure", ""), payload.get("layer", ""))
-    exact = _binding([payload.get(k) or "" for k in BINDING_KEYS])
+    stored = as_stored(payload)
+    exact = _binding([stored.get(k) or "" for k in BINDING_KEYS])
     return [
         _key(*base, app, *state, binding)
         for app in (payload.get("app_id") or "", _ANY)
@@ -81,7 +83,7 @@ def read_keys(
     ]
 
 
-def owned(payload: dict[str, Any], scope: Scope) -> bool:
+def owned(payload: Memory, scope: Scope) -> bool:
     """Whether a by-id operation called with ``scope`` may touch this memory.
 
     The rules of a read (``memhub.engine.filters.visible``), applied to one record:
@@ -104,7 +106,7 @@ def owned(payload: dict[str, Any], scope: Scope) -> bool:
     if scope.app_id not in (None, ANY) and payload.get("app_id") != scope.app_id:
         return False
     for key in BINDING_KEYS:
-        wanted, bound = getattr(scope, key), payload.get(key)
+        wanted, bound = getattr(scope, key), as_stored(payload).get(key)
         if wanted != ANY and bound and bound != wanted:
             return False
     return True

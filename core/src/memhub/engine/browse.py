@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from memhub.engine.core import Engine
-from memhub.engine.payload import ITEM_LAYERS
+from memhub.engine.payload import ITEM_LAYERS, as_memory
 from memhub.engine.records import GOVERNED, to_atom
 from memhub.errors import InvalidInputError
 from memhub.models import Atom
@@ -98,7 +98,8 @@ async def page(
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidInputError(f"limit must be 1..{MAX_PAGE}")
     where = tenant_filter(tenant, filters)
-    at, seen = None, []
+    at: str | None = None
+    seen: list[str] = []
     if cursor:
         at, seen = _decode(cursor)
         where = where.and_(DateRange("created_at", lte=at))
@@ -106,7 +107,7 @@ async def page(
         "memories", where, limit=limit + len(seen) + 1, order_by="created_at", descending=True
     )
     skip = set(seen)
-    rows = [p.payload for p in points if p.payload.get("id") not in skip]
+    rows = [m for m in (as_memory(p.payload) for p in points) if m.get("id") not in skip]
     more, rows = len(rows) > limit, rows[:limit]
     next_cursor = None
     if more and rows:
@@ -180,7 +181,7 @@ async def activity(
     events, _ = await engine.store.scroll(
         "events", where, limit=ACTIVITY_EVENTS, order_by="at", descending=True
     )
-    per_day: dict[str, Counter] = {
+    per_day: dict[str, Counter[str]] = {
         (first + timedelta(days=i)).isoformat(): Counter() for i in range(days)
     }
     for event in events:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from memhub._cjk import HAN_CHAR
+from memhub.engine.payload import Memory
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -33,8 +34,8 @@ def named(query: str, speakers: set[str]) -> set[str]:
 
 
 def prefer_speakers(
-    query: str, hits: list[tuple[dict, float]], rrf_k: int
-) -> list[tuple[dict, float]]:
+    query: str, hits: list[tuple[Memory, float]], rrf_k: int
+) -> list[tuple[Memory, float]]:
     """Re-rank turns (best first) so that those spoken by a participant the query names climb.
 
     The turns of the named speakers, in their order, are a second ranking fused with the

@@ -12,13 +12,14 @@ import asyncio
 import uuid
 from collections.abc import Iterable, Sequence
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, Final
 
 from memhub.embed.base import Embedder
 from memhub.embed.bm25 import Bm25Encoder
 from memhub.engine import cpu
 from memhub.engine.access import ACCESS_KEY, access_keys, owned
 from memhub.engine.owner import Owner
+from memhub.engine.payload import Event, Memory, as_event, as_memory, as_stored
 from memhub.engine.records import now
 from memhub.errors import ConflictError, EmbedderMismatchError, InvalidInputError, NotFoundError
 from memhub.ids import from_point_id, to_point_id
@@ -42,16 +43,18 @@ counts the change under it, so a tenant's ``snapshot_version`` counts its own wr
 # 2: memories carry the access key (memhub.engine.access); older stores are backfilled on open
 SCHEMA_VERSION = 2
 # What a pending new version carries until it is activated: its replace's audit step.
-PENDING_STEP = "replace_step"
+PENDING_STEP: Final = "replace_step"
 
 
-def with_access(payload: dict[str, Any]) -> dict[str, Any]:
+def with_access(payload: Memory) -> Memory:
     """``payload`` with its access key (``memhub.engine.access``), as every write stores it."""
     return {**payload, ACCESS_KEY: access_keys(payload)}
 
 
-def _without_step(payload: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in payload.items() if k != PENDING_STEP}
+def _without_step(payload: Memory) -> Memory:
+    without = payload.copy()
+    without.pop(PENDING_STEP, None)
+    return without
 
 
 class Engine:
@@ -127,6 +130,7 @@ class Engine:
     async def _check_meta(self) -> int:
         """Check the store was built with this embedder; return its schema version."""
         found = await self.store.retrieve("meta", [_META_ID])
+        meta: dict[str, Any]
         if not found:
             meta = {
                 "schema_version": SCHEMA_VERSION,
@@ -153,13 +157,16 @@ class Engine:
         ``replace_version``).
         """
         for point in await every(self.store, "memories", Where(must=(Match("status", "pending"),))):
-            old_id = point.payload.get("supersedes")
-            old = await self.store.retrieve("memories", [to_point_id(old_id)]) if old_id else []
-            if old and old[0].payload.get("superseded_by") == point.payload["id"]:
-                if step := point.payload.get(PENDING_STEP):
-                    await self.log_replace(old[0].payload, point.payload["id"], step, once=True)
+            pending = as_memory(point.payload)
+            old_id = pending.get("supersedes")
+            found = await self.store.retrieve("memories", [to_point_id(old_id)]) if old_id else []
+            old = [as_memory(p.payload) for p in found]
+            if old and old[0].get("superseded_by") == pending["id"]:
+                if step := pending.get(PENDING_STEP):
+                    await self.log_replace(old[0], pending["id"], step, once=True)
                 full = (await self.store.retrieve("memories", [point.id], with_vectors=True))[0]
-                full.payload = with_access({**_without_step(full.payload), "status": "active"})
+                active = with_access({**_without_step(as_memory(full.payload)), "status": "active"})
+                full.payload = as_stored(active)
                 await self.store.upsert(
                     "memories", [full]
                 )  # an upsert replaces vectors too: keep them
@@ -186,7 +193,12 @@ class Engine:
             full = await self.store.retrieve("memories", [p.id for p in batch], with_vectors=True)
             await self.store.upsert(
                 "memories",
-                [StoredPoint(p.id, with_access(p.payload), p.dense, p.sparse) for p in full],
+                [
+                    StoredPoint(
+                        p.id, as_stored(with_access(as_memory(p.payload))), p.dense, p.sparse
+                    )
+                    for p in full
+                ],
             )
         found = await self.store.retrieve("meta", [_META_ID])
         meta = {**found[0].payload, "schema_version": SCHEMA_VERSION}
@@ -226,23 +238,22 @@ class Engine:
         changed: a write judged against an older count is judged again."""
         return self._changes.get((scope.tenant, scope.user_id), 0)
 
-    def _changed(self, payloads: Iterable[dict[str, Any]]) -> None:
+    def _changed(self, payloads: Iterable[Memory]) -> None:
         for payload in payloads:
             if payload.get("layer") != "raw":
                 key = (payload.get("tenant"), payload.get("user_id"))
                 self._changes[key] = self._changes.get(key, 0) + 1
 
-    async def get(self, atom_id: str, tenant: str) -> dict[str, Any]:
-        found = await self.store.retrieve("memories", [to_point_id(atom_id)])
-        if (
-            not found
-            or found[0].payload.get("tenant") != tenant
-            or found[0].payload.get("status") == "pending"
-        ):
+    async def get(self, atom_id: str, tenant: str) -> Memory:
+        found = [
+            as_memory(p.payload)
+            for p in await self.store.retrieve("memories", [to_point_id(atom_id)])
+        ]
+        if not found or found[0].get("tenant") != tenant or found[0].get("status") == "pending":
             raise NotFoundError(f"no memory with id {atom_id}")
-        return found[0].payload
+        return found[0]
 
-    async def get_owned(self, atom_id: str, scope: Scope) -> dict[str, Any]:
+    async def get_owned(self, atom_id: str, scope: Scope) -> Memory:
         """The memory ``atom_id`` if ``scope`` may touch it (``access.owned``), else not found.
 
         Every by-id operation of every door reads through here: another user's, app's or
@@ -253,13 +264,13 @@ class Engine:
             raise NotFoundError(f"no memory with id {atom_id}")
         return payload
 
-    async def get_many(self, atom_ids: Sequence[str]) -> list[dict[str, Any]]:
+    async def get_many(self, atom_ids: Sequence[str]) -> list[Memory]:
         found = await self.store.retrieve("memories", [to_point_id(i) for i in atom_ids])
-        return [p.payload for p in found]
+        return [as_memory(p.payload) for p in found]
 
     async def insert(
         self,
-        payloads: Sequence[dict[str, Any]],
+        payloads: Sequence[Memory],
         vector_texts: Sequence[str | None],
         vectors: Sequence[list[float]] | None = None,
     ) -> None:
@@ -280,28 +291,27 @@ class Engine:
         points = []
         for payload, text in zip(payloads, vector_texts, strict=True):
             vec, bm25 = (next(dense), next(terms_of)) if text else (None, None)
-            points.append(StoredPoint(to_point_id(payload["id"]), with_access(payload), vec, bm25))
+            stored = as_stored(with_access(payload))
+            points.append(StoredPoint(to_point_id(payload["id"]), stored, vec, bm25))
         await self.store.upsert("memories", points)
         self._changed(payloads)
 
-    async def update(
-        self, payload: dict[str, Any], patch: dict[str, Any], *, replace: bool = False
-    ) -> dict[str, Any]:
+    async def update(self, payload: Memory, patch: Memory, *, replace: bool = False) -> Memory:
         """Apply ``patch`` only if nobody changed the record since ``payload`` was read.
 
         The condition on ``rev`` is Qdrant's conditional update, so two writers on a
         shared server cannot both win; the loser gets ``ConflictError``.
         """
         rev = int(payload.get("rev", 0))
-        new = dict(patch) if replace else {**payload, **patch}
-        new.update(rev=rev + 1, updated_at=now())
+        new: Memory = patch.copy() if replace else {**payload, **patch}
+        new.update({"rev": rev + 1, "updated_at": now()})
         new = with_access(new)
         pid = to_point_id(payload["id"])
         # One payload overwrite, conditional on ``rev``, then one read to learn whether it
         # applied (neither backend reports it). The vectors stay where they are: re-sending
         # them cost a read with vectors and a re-index of the point (bench/update_bench.py).
         await self.store.replace_payload(
-            "memories", pid, new, only_if=Where(must=(Match("rev", rev),))
+            "memories", pid, as_stored(new), only_if=Where(must=(Match("rev", rev),))
         )
         after = await self.store.retrieve("memories", [pid])
         if not after:
@@ -316,9 +326,9 @@ class Engine:
         self._changed([new])
         return new
 
-    async def activate(self, pending: dict[str, Any]) -> dict[str, Any]:
+    async def activate(self, pending: Memory) -> Memory:
         """Make a pending new version current (the last step of ``hmg.replace_version``)."""
-        active = {**_without_step(pending), "status": "active"}
+        active: Memory = {**_without_step(pending), "status": "active"}
         return await self.update(pending, active, replace=True)
 
     # -- audit log ----------------------------------------------------------------
@@ -333,10 +343,12 @@ class Engine:
         before: Any = None,
         after: Any = None,
         reason: str | None = None,
-        **extra: Any,
+        related: str | None = None,
     ) -> None:
-        """Append one step to the audit log. Events never hold memory content."""
-        event = {
+        """Append one step to the audit log. Events never hold memory content.
+
+        ``related``: the other memory of the step (the new version of a replace, ...)."""
+        event: Event = {
             "atom_id": atom_id,
             "kind": kind,
             "action": action,
@@ -346,12 +358,13 @@ class Engine:
             "by": self.actor,
             "at": now(),
             "tenant": tenant,
-            **extra,
         }
-        await self.store.upsert("events", [StoredPoint(str(uuid.uuid4()), event)])
+        if related is not None:
+            event["related"] = related
+        await self.store.upsert("events", [StoredPoint(str(uuid.uuid4()), as_stored(event))])
 
     async def log_replace(
-        self, old: dict[str, Any], new_id: str, step: dict[str, Any], *, once: bool = False
+        self, old: Memory, new_id: str, step: dict[str, Any], *, once: bool = False
     ) -> None:
         """The audit steps of a replace, on the old version and the new one.
 
@@ -386,9 +399,9 @@ class Engine:
                 if rewritten:
                     await self.store.upsert("events", rewritten)
 
-    async def events(self, atom_id: str) -> list[dict[str, Any]]:
+    async def events(self, atom_id: str) -> list[Event]:
         points = await every(self.store, "events", Where(must=(Match("atom_id", atom_id),)))
-        return sorted((p.payload for p in points), key=lambda e: e["at"])
+        return sorted((as_event(p.payload) for p in points), key=lambda e: e["at"])
 
 
 def atom_id_of(point: StoredPoint) -> str:

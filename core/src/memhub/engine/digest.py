@@ -18,6 +18,7 @@ from typing import Any
 from memhub._cjk import HAN, HAN_CHAR
 from memhub.engine.core import Engine
 from memhub.engine.filters import visible
+from memhub.engine.payload import as_memory
 from memhub.engine.records import new_payload, now
 from memhub.errors import ProviderError
 from memhub.ids import new_id
@@ -88,7 +89,7 @@ async def drop_pending(engine: Engine, tenant: str, user_id: str, app_id: str | 
 
 
 def _terms(text: str) -> set[str]:
-    terms = set()
+    terms: set[str] = set()
     for word in _WORD.findall(text):
         if HAN_CHAR.match(word):  # Chinese: character bigrams stand in for words
             terms.update(word[i : i + 2] for i in range(len(word) - 1))
@@ -182,13 +183,13 @@ async def _replace_derived(
     for p in await every(
         engine.store, "memories", visible(scope, ("derived",))
     ):  # a digest restates the scope's patterns: earlier ones are archived
-        await engine.update(p.payload, {"status": "archived"})
+        await engine.update(as_memory(p.payload), {"status": "archived"})
     payloads = [
         new_payload(new_id(), text, layer="derived", scope=scope, source="system", evidence=ids)
         for text, ids in items
     ]
     if payloads:
         await engine.insert(payloads, [p["content"] for p in payloads])
-    for p in payloads:
-        await engine.log(p["id"], "status", "digest", tenant=scope.tenant, after="active")
-    return [p["id"] for p in payloads]
+    for payload in payloads:
+        await engine.log(payload["id"], "status", "digest", tenant=scope.tenant, after="active")
+    return [payload["id"] for payload in payloads]

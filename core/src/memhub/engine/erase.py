@@ -16,12 +16,11 @@ rewrites the store so it is gone from the files on disk as well.
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from memhub.engine.core import Engine
 from memhub.engine.digest import drop_pending
 from memhub.engine.hmg import hide
-from memhub.engine.payload import ITEM_LAYERS
+from memhub.engine.payload import ITEM_LAYERS, Memory, as_memory
 from memhub.ids import to_point_id
 from memhub.models import ForgetResult
 from memhub.scope import check_id
@@ -67,7 +66,7 @@ async def _forget(engine: Engine, tenant: str, user_id: str, app_id: str | None)
     async for page in pages(
         engine.store, "memories", user_records(tenant, user_id, app_id), size=PAGE
     ):
-        erased += await _erase(engine, [p.payload for p in page])
+        erased += await _erase(engine, [as_memory(p.payload) for p in page])
     dropped = await drop_pending(engine, tenant, user_id, app_id)
     if erased or dropped:
         await engine.bump()
@@ -82,7 +81,7 @@ async def resume_forget(engine: Engine) -> None:
         await engine.store.delete("meta", [marker.id])
 
 
-async def _erase(engine: Engine, payloads: list[dict[str, Any]]) -> int:
+async def _erase(engine: Engine, payloads: list[Memory]) -> int:
     items = [p for p in payloads if p.get("layer") in ITEM_LAYERS]
     memories = [p for p in payloads if p.get("layer") not in ITEM_LAYERS]
     if memories:
@@ -91,4 +90,4 @@ async def _erase(engine: Engine, payloads: list[dict[str, Any]]) -> int:
         await hide(engine, memory, "tombstoned", REASON, "tombstone")
     if items:
         await engine.store.delete("memories", [to_point_id(p["id"]) for p in items])
-    return len(memories) + sum(p["layer"] == "item" for p in items)
+    return len(memories) + sum(1 for p in items if p["layer"] == "item")

@@ -8,7 +8,7 @@ from itertools import product
 
 from memhub.engine.access import ACCESS_KEY, BINDING_KEYS, read_keys
 from memhub.scope import ANY, Scope
-from memhub.store.base import IsEmpty, Match, MatchAny, Where
+from memhub.store.base import Condition, IsEmpty, Match, MatchAny, Where
 
 # Narrowing keys: a read that names one sees only that one; a read that doesn't sees all.
 _OPTIONAL_KEYS = ("agent_id", "session_id")
@@ -48,7 +48,7 @@ def visible(
     keys = read_keys(
         scope.tenant, scope.user_id, _apps(scope, app_ids), tuple(statuses), tuple(layers), bindings
     )
-    must: list = [MatchAny(ACCESS_KEY, tuple(keys)), *_narrowing(scope)]
+    must: list[Condition] = [MatchAny(ACCESS_KEY, tuple(keys)), *_narrowing(scope)]
     if not exact:
         must += [_binding(k, v) for k, v in zip(BINDING_KEYS, values, strict=True) if v != ANY]
     return Where(must=tuple(must))

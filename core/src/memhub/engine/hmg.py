@@ -18,19 +18,23 @@ transitions). What holds when an operation fails:
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, get_args
 
 from memhub.engine import reasons, transitions
 from memhub.engine.core import PENDING_STEP, Engine
 from memhub.engine.filters import reconciling, visible
 from memhub.engine.lineage import lineage
-from memhub.engine.payload import ITEM_LAYERS
-from memhub.engine.records import GOVERNED, governed_remains, new_payload, to_atom
+from memhub.engine.payload import ITEM_LAYERS, Memory, as_memory
+from memhub.engine.records import GOVERNED, governed_remains, new_payload, scope_of, to_atom
 from memhub.engine.text import content_hash, infer_epistemic, is_near_duplicate
+from memhub.engine.transitions import one_of
 from memhub.errors import InvalidInputError
 from memhub.ids import new_id, to_point_id
 from memhub.models import (
+    CorrectAction,
     CorrectResult,
+    GovernAction,
     GovernResult,
     HandoffResult,
     HistoryResult,
@@ -79,7 +83,11 @@ def _reason(reason: str | None) -> str:
 
 
 async def find_duplicate(
-    engine: Engine, text: str, vector: list[float], scope: Scope, layers=RECALL_LAYERS
+    engine: Engine,
+    text: str,
+    vector: list[float],
+    scope: Scope,
+    layers: Sequence[str] = RECALL_LAYERS,
 ) -> str | None:
     """An active memory in the same scope saying the same thing (exact or near).
 
@@ -90,10 +98,11 @@ async def find_duplicate(
         "memories", where.and_(Match("content_hash", content_hash(text))), limit=1
     )
     if exact:
-        return exact[0].payload["id"]
+        return as_memory(exact[0].payload)["id"]
     for hit in await engine.store.dense_query(vector, where, limit=3):
-        if is_near_duplicate(text, hit.point.payload.get("content", ""), hit.score):
-            return hit.point.payload["id"]
+        near = as_memory(hit.point.payload)
+        if is_near_duplicate(text, near.get("content", ""), hit.score):
+            return near["id"]
     return None
 
 
@@ -106,7 +115,7 @@ async def memorize(
     polarity: str | None = None,
     source: str = "agent",
     layer: str = "fact",
-    metadata: dict | None = None,
+    metadata: dict[str, Any] | None = None,
 ) -> MemorizeResult:
     text, kinds = clean_content(content)
     if epistemic is not None and epistemic not in _EPISTEMIC:
@@ -160,7 +169,7 @@ _STEPS = {
 }
 
 
-def _epistemic_candidate(stored: dict, restated: str) -> dict[str, str]:
+def _epistemic_candidate(stored: Memory, restated: str) -> dict[str, str]:
     """A restatement at another epistemic level is not a plain duplicate: it is reported
     as a correction candidate (never applied on its own: hearsay must not silently
     weaken a fact, nor a restatement silently confirm a guess)."""
@@ -175,7 +184,12 @@ def _epistemic_candidate(stored: dict, restated: str) -> dict[str, str]:
 
 
 async def recall(
-    engine: Engine, query: str, scope: Scope, *, limit: int = 10, layers=RECALL_LAYERS
+    engine: Engine,
+    query: str,
+    scope: Scope,
+    *,
+    limit: int = 10,
+    layers: Sequence[str] = RECALL_LAYERS,
 ) -> RecallResult:
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("query must be a non-empty string")
@@ -216,7 +230,7 @@ async def hybrid(
     limit: int,
     weights: tuple[float, float] = (1.0, 1.0),
     prefetch: int | None = None,
-) -> list[tuple[dict, float]]:
+) -> list[tuple[Memory, float]]:
     """Dense + BM25 fused by RRF; scores normalised to 0..1 (1 = ranked first by both).
 
     ``query`` is the text, or its :func:`query_vectors`. ``weights`` (dense, bm25):
@@ -236,8 +250,9 @@ async def hybrid(
     used = weights if sparse.indices else weights[:1]
     best = sum(1 / (1 / w + engine.rrf_k - 1) for w in used)
     # Qdrant returns RRF ties (common with BM25) in arbitrary order: break them by id.
-    ordered = sorted(hits, key=lambda h: (-round(h.score, 9), h.point.payload["id"]))
-    return [(h.point.payload, round(min(1.0, h.score / best), 4)) for h in ordered]
+    found = [(as_memory(h.point.payload), h.score) for h in hits]
+    ordered = sorted(found, key=lambda h: (-round(h[1], 9), h[0]["id"]))
+    return [(p, round(min(1.0, score / best), 4)) for p, score in ordered]
 
 
 async def correct(
@@ -248,8 +263,7 @@ async def correct(
     scope: Scope,
     new_content: str | None = None,
 ) -> CorrectResult:
-    if action not in ("replace", "negate", "confirm_actual", "confirm_necessary", "demote"):
-        raise InvalidInputError(f"unknown correct action {action!r}")
+    action = one_of(action, get_args(CorrectAction), "correct action")
     why = _reason(reason)
     if action == "replace":
         text, _ = clean_content(new_content or "", "new_content (required for replace)")
@@ -317,7 +331,7 @@ async def correct(
         )
 
 
-async def chain_head(engine: Engine, payload: dict) -> dict:
+async def chain_head(engine: Engine, payload: Memory) -> Memory:
     """The current version of ``payload``'s chain: follow ``superseded_by`` to its end."""
     seen = {payload["id"]}
     while (successor := payload.get("superseded_by")) and successor not in seen:
@@ -326,7 +340,7 @@ async def chain_head(engine: Engine, payload: dict) -> dict:
     return payload
 
 
-async def check_correctable(engine: Engine, action: str, old: dict) -> None:
+async def check_correctable(engine: Engine, action: str, old: Memory) -> None:
     """``transitions.check_correctable``, naming the chain's current version when ``old`` is
     replaced.
     """
@@ -337,17 +351,17 @@ async def check_correctable(engine: Engine, action: str, old: dict) -> None:
 
 async def replace_version(
     engine: Engine,
-    old: dict,
+    old: Memory,
     text: str,
     reason: str,
     *,
     action: str,
     layer: str | None = None,
-    extra: dict | None = None,
+    extra: dict[str, Any] | None = None,
     vector: list[float] | None = None,
     vector_text: str | None = None,
-    metadata: dict | None = None,
-) -> dict:
+    metadata: dict[str, Any] | None = None,
+) -> Memory:
     """Write a new version of ``old`` so that a chain never has two active versions.
 
     Two phases, safe against a crash at any point: the new version is written as
@@ -355,26 +369,12 @@ async def replace_version(
     marked superseded, the step is logged on both, and the new one is activated.
     ``Engine._recover`` finishes (audit step included) or undoes phase one on the next open.
     """
-    scope_keys = {
-        k: old[k]
-        for k in (
-            "tenant",
-            "user_id",
-            "app_id",
-            "agent_id",
-            "session_id",
-            "workspace",
-            "repository",
-            "branch",
-        )
-        if k in old
-    }
     step = {"action": action, "reason": reason, "before": old["status"]}
     new = new_payload(
         new_id(),
         text,
         layer=layer or old["layer"],
-        scope=Scope(**scope_keys),
+        scope=Scope(**scope_of(old)),
         source=old.get("source", "agent"),
         chain_root=old.get("chain_root", old["id"]),
         version=int(old.get("version", 1)) + 1,
@@ -411,8 +411,7 @@ async def govern(
     erased, and this step's reason keeps no word it shares with their text
     (``memhub.engine.reasons``).
     """
-    if action not in ("quarantine", "release", "seal", "tombstone", "derive_lesson"):
-        raise InvalidInputError(f"unknown govern action {action!r}")
+    action = one_of(action, get_args(GovernAction), "govern action")
     why = _reason(reason)
     if action == "derive_lesson":
         lesson_text, _ = clean_content(
@@ -483,7 +482,7 @@ async def govern(
     )
 
 
-def _versions(payloads: list[dict]) -> list[str]:
+def _versions(payloads: Sequence[Memory]) -> list[str]:
     """The other versions of these memories: their replace steps name them too."""
     return [i for p in payloads for i in (p.get("supersedes"), p.get("superseded_by")) if i]
 
@@ -506,12 +505,10 @@ async def resume_govern(engine: Engine) -> None:
         await engine.store.delete("meta", [marker.id])
 
 
-async def _store_lesson(engine: Engine, source: dict, text: str) -> str:
-    scope_keys = {
-        k: source[k]
-        for k in ("tenant", "user_id", "app_id", "workspace", "repository", "branch")
-        if k in source
-    }
+async def _store_lesson(engine: Engine, source: Memory, text: str) -> str:
+    # the lesson outlives the session and the agent that learnt it
+    kept = ("tenant", "user_id", "app_id", "workspace", "repository", "branch")
+    scope_keys = {k: v for k, v in scope_of(source).items() if k in kept}
     payload = new_payload(
         new_id(),
         text,
@@ -527,7 +524,7 @@ async def _store_lesson(engine: Engine, source: dict, text: str) -> str:
     return payload["id"]
 
 
-async def hide(engine: Engine, payload: dict, exposure: str, reason: str, action: str) -> None:
+async def hide(engine: Engine, payload: Memory, exposure: str, reason: str, action: str) -> None:
     """Change exposure; sealing and tombstoning drop the content and the vectors."""
     if exposure in GOVERNED:
         await engine.update(payload, governed_remains(payload, exposure), replace=True)
@@ -574,11 +571,11 @@ async def session_context(
         order_by="created_at",
         descending=True,
     )
-    atoms = [to_atom(p.payload) for p in recent]
+    atoms = [to_atom(as_memory(p.payload)) for p in recent]
     return SessionContext(
         handoff=atoms[0] if atoms else None,
         earlier_handoffs=atoms[1:],
-        constraints=[to_atom(p.payload) for p in rules],
+        constraints=[to_atom(as_memory(p.payload)) for p in rules],
     )
 
 
@@ -605,13 +602,13 @@ async def history(engine: Engine, atom_id: str, scope: Scope) -> HistoryResult:
     )
 
 
-async def _chain(engine: Engine, payload: dict) -> list[str]:
+async def _chain(engine: Engine, payload: Memory) -> list[str]:
     root = payload.get("chain_root")
     if not root:
         return [payload["id"]]
     members = await every(engine.store, "memories", Where(must=(Match("chain_root", root),)))
     ordered = sorted(
-        (p.payload for p in members if p.payload.get("status") != "pending"),
+        (m for m in map(as_memory, (p.payload for p in members)) if m.get("status") != "pending"),
         key=lambda p: (p.get("version", 1), p["id"]),
     )
     return [p["id"] for p in ordered]

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from memhub.engine.access import ACCESS_KEY
+from memhub.engine.payload import Memory, as_memory
 from memhub.engine.procedures import vector_text
 from memhub.engine.records import GOVERNED
 from memhub.engine.text import content_hash
@@ -86,7 +87,8 @@ def _pack(dense: list[float]) -> str:
 
 def _unpack(dense: Any) -> list[float]:
     if isinstance(dense, str):
-        return np.frombuffer(base64.b64decode(dense, validate=True), dtype="<f4").tolist()
+        vector: list[float] = np.frombuffer(base64.b64decode(dense, validate=True), "<f4").tolist()
+        return vector
     if isinstance(dense, list):
         return [float(x) for x in dense]
     raise ValueError("'vectors.dense' must be base64 text or a list of numbers")
@@ -218,7 +220,7 @@ def _record(obj: Any, line: int, dim: int | None) -> Record:
             payload.pop(key, None)
         dense, sparse = None, None
     else:  # a text that cannot be made (a bad procedure) is this line's error, not the batch's
-        vector_text_of(payload)
+        vector_text_of(as_memory(payload))  # checked above: a memory record
     return Record(line, payload, events, dense, sparse, None, False, pid, governed)
 
 
@@ -249,7 +251,7 @@ def redact_records(records: list[Record]) -> None:
     for record in records:
         if not record.governed:
             record.payload["content_hash"] = content_hash(record.payload["content"])
-            record.text = vector_text_of(record.payload)
+            record.text = vector_text_of(as_memory(record.payload))
 
 
 def _vectors(
@@ -279,7 +281,7 @@ def _vectors(
     return dense, sparse
 
 
-def vector_text_of(payload: dict[str, Any]) -> str:
+def vector_text_of(payload: Memory) -> str:
     """The text a stored memory's vectors were made from (as the write path made them):
     a raw turn with its day, a procedure by its problem side, anything else its content."""
     procedure = payload.get("procedure")

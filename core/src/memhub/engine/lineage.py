@@ -14,18 +14,19 @@ A lineage never leaves the tenant and user of the record it starts from.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Final
 
 from memhub.engine.core import Engine
+from memhub.engine.payload import Memory, as_memory
 from memhub.store.base import IsEmpty, Match, MatchAny, Where, pages
 
-CITES = "evidence"
+CITES: Final = "evidence"
 # Ids per MatchAny and points per scroll page. ``evidence`` has no payload index: each
 # query checks it on every memory of the owner, which a rare governing action can afford.
 PAGE = 256
 
 
-def owner(payload: dict[str, Any]) -> Where:
+def owner(payload: Memory) -> Where:
     """The tenant and user whose records a lineage may include."""
     user = payload.get("user_id")
     same_user = Match("user_id", user) if user else IsEmpty("user_id")
@@ -37,13 +38,13 @@ def citing(whose: Where, ids: Sequence[str]) -> Where:
     return whose.and_(MatchAny(CITES, tuple(ids)))
 
 
-def _same_owner(cited: dict[str, Any], payload: dict[str, Any]) -> bool:
+def _same_owner(cited: Memory, payload: Memory) -> bool:
     # A tombstone keeps no user: its tenant is all that is left to check.
     user = cited.get("user_id")
     return cited.get("tenant") == payload["tenant"] and user in (None, payload.get("user_id"))
 
 
-async def lineage(engine: Engine, payload: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
+async def lineage(engine: Engine, payload: Memory) -> list[tuple[Memory, str]]:
     """The records ``payload``'s text may live on in, each with how it is related.
 
     First the records it cites (``"source of <id>"``), then, breadth first, every
@@ -64,7 +65,7 @@ async def lineage(engine: Engine, payload: dict[str, Any]) -> list[tuple[dict[st
             chunk = frontier[start : start + PAGE]
             cited_here = set(chunk)
             async for page in pages(engine.store, "memories", citing(whose, chunk), size=PAGE):
-                for p in (point.payload for point in page):
+                for p in (as_memory(point.payload) for point in page):
                     if p["id"] not in seen:
                         seen.add(p["id"])
                         parent = next(i for i in p[CITES] if i in cited_here)

@@ -151,7 +151,7 @@ def _ulid(value: str) -> str:
 
 
 def _chain(
-    mem0_id: str, point: dict | None, rows: list[dict], app_id: str | None
+    mem0_id: str, point: dict[str, Any] | None, rows: list[dict[str, Any]], app_id: str | None
 ) -> list[dict[str, Any]]:
     """The versions of one mem0 memory, oldest first, as export lines."""
     written = [r for r in rows if r.get("event") in ("ADD", "UPDATE") and r.get("new_memory")]

@@ -10,6 +10,7 @@ from memhub.engine.core import Engine
 from memhub.engine.filters import reconciling
 from memhub.engine.hmg import replace_version
 from memhub.engine.messages import Turn
+from memhub.engine.payload import Memory, as_memory
 from memhub.engine.procedures import (
     content_of,
     files_of,
@@ -29,7 +30,7 @@ def boundary(scope: Scope, p: Procedure) -> Where:
     """Procedures that can be versions of ``p``: same user/app, workspace, branch, boundary_scope
     (and session, when strict)."""
     base = reconciling(scope.with_(workspace=ANY, repository=ANY, branch=ANY), ("procedure",))
-    conds = [Match("boundary_scope", p.boundary_scope)]
+    conds: list[Match | IsEmpty] = [Match("boundary_scope", p.boundary_scope)]
     for key, value in (("workspace", p.workspace_id), ("branch", p.branch)):
         conds.append(Match(key, value) if value else IsEmpty(key))
     if p.boundary_scope == "strict":
@@ -57,7 +58,7 @@ def _redacted(p: Procedure) -> Procedure:
 
 async def extract(
     turns: list[Turn],
-    calls,
+    calls: list[tuple[str, dict[str, Any]]],
     *,
     llm: Any,
     max_chars: int,
@@ -88,29 +89,33 @@ async def write(
 ) -> tuple[list[Decision], list[str]]:
     from memhub.engine.write import relation_score
 
-    decisions, ids = [], []
+    decisions: list[Decision] = []
+    ids: list[str] = []
     procedures = [_redacted(p) for p in procedures]
     texts = [vector_text(p) for p in procedures]
     vectors = await engine.embedder.embed_passages(texts) if texts else []
     for p, text, vector in zip(procedures, texts, vectors, strict=True):
         hits = await engine.store.dense_query(vector, boundary(scope, p), limit=3)
-        action, update_type, target = "ADD", None, None
+        action: str = "ADD"
+        update_type: str | None = None
+        target: Memory | None = None
         for hit in hits:
             score = relation_score(engine, hit.score)
             if score < relation_floor:
                 break
-            verdict, kind = judge_procedure(p, Procedure(**hit.point.payload["procedure"]), score)
+            found = as_memory(hit.point.payload)
+            verdict, kind = judge_procedure(p, Procedure(**found["procedure"]), score)
             if verdict != "ADD":
-                action, update_type, target = verdict, kind, hit.point.payload
+                action, update_type, target = verdict, kind, found
                 break
-        extra = {
+        extra: dict[str, Any] = {
             "procedure": p.model_dump(),
             "boundary_scope": p.boundary_scope,
             "evidence": evidence or None,
             "kind": "procedure",
         }
         memory_id = None
-        if action == "OVERRIDE":
+        if action == "OVERRIDE" and target is not None:
             new = await replace_version(
                 engine,
                 target,

@@ -105,12 +105,13 @@ def tool_calls(turns: list[Turn]) -> list[tuple[str, dict[str, Any]]]:
     """``(name, arguments)`` of every call: nested ``function.{name,arguments}`` or flat
     ``name/arguments``.
     """
-    calls = []
+    calls: list[tuple[str, dict[str, Any]]] = []
     for t in turns:
         for call in t.tool_calls:
             if not isinstance(call, dict):
                 continue
-            fn = call.get("function") if isinstance(call.get("function"), dict) else call
+            nested = call.get("function")
+            fn = nested if isinstance(nested, dict) else call
             calls.append(
                 (str(fn.get("name") or ""), _arguments(fn.get("arguments", fn.get("input"))))
             )

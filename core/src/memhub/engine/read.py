@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from memhub.engine.conversation import prefer_speakers
@@ -15,7 +16,7 @@ from memhub.engine.hmg import (
     query_vectors,
     replace_version,
 )
-from memhub.engine.payload import CHAT_LAYERS
+from memhub.engine.payload import CHAT_LAYERS, Memory, as_memory, as_stored
 from memhub.engine.procedures import content_of, vector_text
 from memhub.engine.records import GOVERNED, shown_content
 from memhub.errors import InvalidInputError, InvalidTransitionError
@@ -43,13 +44,13 @@ EVIDENCE_POOL = 2
 SPEAKER_POOL = 50
 
 
-def metadata_filter(filters: dict[str, Any] | None) -> tuple:
+def metadata_filter(filters: dict[str, Any] | None) -> tuple[Match | MatchAny, ...]:
     """``{"topic": "db"}`` -> conditions on ``metadata.topic``; a list value matches any."""
     if not filters:
         return ()
     if not isinstance(filters, dict):
         raise InvalidInputError("filters must be a mapping of metadata keys to values")
-    out = []
+    out: list[Match | MatchAny] = []
     for key, value in filters.items():
         path = f"metadata.{key}"
         if isinstance(value, list | tuple):
@@ -63,18 +64,19 @@ def metadata_filter(filters: dict[str, Any] | None) -> tuple:
     return tuple(out)
 
 
-async def evolution_chain(engine: Engine, payload: dict) -> list[str]:
+async def evolution_chain(engine: Engine, payload: Memory) -> list[str]:
     """Ids of the versions this one replaced, newest first."""
     if not payload.get("supersedes"):
         return []
     members = await every(
         engine.store, "memories", Where(must=(Match("chain_root", payload["chain_root"]),))
     )
-    older = [p.payload for p in members if p.payload.get("version", 1) < payload.get("version", 1)]
+    version = payload.get("version", 1)
+    older = [m for m in (as_memory(p.payload) for p in members) if m.get("version", 1) < version]
     return [p["id"] for p in sorted(older, key=lambda p: p.get("version", 1), reverse=True)]
 
 
-async def to_item(engine: Engine, payload: dict, score: float | None = None) -> MemoryItem:
+async def to_item(engine: Engine, payload: Memory, score: float | None = None) -> MemoryItem:
     proc = payload.get("procedure")
     return MemoryItem(
         id=payload["id"],
@@ -157,7 +159,7 @@ async def with_evidence(
     raw: Where,
     limit: int,
     replaced: Where,
-) -> list[tuple[dict, float]]:
+) -> list[tuple[Memory, float]]:
     """Memories (``where``) ranked by their own text and by the raw turns (``raw``) they came from.
 
     An extracted memory is a clause cut out of its conversation ("felt very happy"),
@@ -185,7 +187,7 @@ async def with_evidence(
     rivals = await hybrid(engine, vectors, replaced, pool)
     credit = _credit([p for p, _ in sorted([*rivals, *own], key=lambda h: -h[1])], turn_rank)
     k = engine.rrf_k
-    fused = []
+    fused: list[tuple[Memory, float]] = []
     for i, (payload, _) in enumerate(own):
         best = credit.get(payload["id"])
         context = turn_rank[best] if best else None if payload.get("evidence") else i
@@ -194,7 +196,7 @@ async def with_evidence(
     return [(p, round(min(1.0, s * k / 2), 4)) for p, s in fused[:limit]]
 
 
-def _credit(ranked: list[dict], turn_rank: dict[str, int]) -> dict[str, str]:
+def _credit(ranked: list[Memory], turn_rank: dict[str, int]) -> dict[str, str]:
     """Memory id -> the turn whose rank it gets: memories in rank order each take their best turn
     left.
     """
@@ -209,7 +211,12 @@ def _credit(ranked: list[dict], turn_rank: dict[str, int]) -> dict[str, str]:
 
 
 async def search_conversation(
-    engine: Engine, query: str, scope: Scope, *, app_ids=None, limit: int = 10
+    engine: Engine,
+    query: str,
+    scope: Scope,
+    *,
+    app_ids: Sequence[str] | None = None,
+    limit: int = 10,
 ) -> ConversationResult:
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("query must be a non-empty string")
@@ -239,7 +246,7 @@ async def search_conversation(
 
 
 async def conversation(
-    engine: Engine, scope: Scope, *, app_ids=None, limit: int = 1000
+    engine: Engine, scope: Scope, *, app_ids: Sequence[str] | None = None, limit: int = 1000
 ) -> ConversationResult:
     """A session's raw turns (L0) in the order they were said (the last ``limit``);
     archived and governed ones are left out."""
@@ -248,12 +255,16 @@ async def conversation(
     if not 1 <= limit <= 10_000:
         raise InvalidInputError("limit must be between 1 and 10000")
     where = visible(scope, ("raw",), app_ids=app_ids)
-    found = [p.payload async for page in pages(engine.store, "memories", where) for p in page]
+    found = [
+        as_memory(p.payload) async for page in pages(engine.store, "memories", where) for p in page
+    ]
     # ULIDs sort by creation time, and one add writes its turns in order
     found.sort(key=lambda p: (p.get("occurred_at") or p["created_at"], p["id"]))
     keys = ("id", "message_id", "role", "content", "session_id", "created_at", "occurred_at")
     turns = [
-        ConversationTurn(**({k: p.get(k) for k in keys} | {"role": p.get("role") or "user"}))
+        ConversationTurn(
+            **({k: as_stored(p).get(k) for k in keys} | {"role": p.get("role") or "user"})
+        )
         for p in found[-limit:]
     ]
     return ConversationResult(turns=turns)
@@ -268,9 +279,9 @@ async def list_memories(
     engine: Engine,
     scope: Scope,
     *,
-    app_ids=None,
+    app_ids: Sequence[str] | None = None,
     include_history: bool = False,
-    layers=LIST_LAYERS,
+    layers: Sequence[str] = LIST_LAYERS,
     limit: int = 1000,
 ) -> list[MemoryItem]:
     if not scope.user_id:
@@ -280,7 +291,7 @@ async def list_memories(
     points, _ = await engine.store.scroll(
         "memories", where, limit=limit, order_by="created_at", descending=True
     )
-    return [await to_item(engine, p.payload) for p in points]
+    return [await to_item(engine, as_memory(p.payload)) for p in points]
 
 
 async def update(engine: Engine, memory_id: str, content: str, scope: Scope) -> str:
@@ -296,7 +307,7 @@ async def update(engine: Engine, memory_id: str, content: str, scope: Scope) -> 
     return new["id"]
 
 
-def _new_version(old: dict, text: str) -> tuple[str, dict[str, Any]]:
+def _new_version(old: Memory, text: str) -> tuple[str, dict[str, Any]]:
     """The updated version's content and ``replace_version`` options. A procedure keeps
     its fields, with the new text as its solution (or as task and solution, when given
     the way procedures read: ``task\n→ solution``)."""
@@ -305,8 +316,8 @@ def _new_version(old: dict, text: str) -> tuple[str, dict[str, Any]]:
     task, arrow, solution = text.partition("\n→ ")
     change = {"task": task.strip(), "solution": solution.strip()} if arrow else {"solution": text}
     p = Procedure(**old["procedure"]).model_copy(update=change)
-    keep = {k: old.get(k) for k in ("boundary_scope", "kind", "evidence")}
-    extra = keep | {"procedure": p.model_dump()}
+    kept = {k: v for k, v in as_stored(old).items() if k in ("boundary_scope", "kind", "evidence")}
+    extra = {**kept, "procedure": p.model_dump()}
     return content_of(p), {"extra": extra, "vector_text": vector_text(p)}
 
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from typing import Any
+
+from memhub.engine.payload import Memory
 
 QUOTE = "[…]"
 # \w also matches CJK: a run of it is one word, so a description in Chinese stays whole.
@@ -37,7 +38,7 @@ def without_quotes(reason: str, texts: Iterable[str]) -> str:
     return _WORD.sub(lambda m: QUOTE if m.group().casefold() in quoted else m.group(), reason)
 
 
-def text_of(payload: dict[str, Any]) -> str:
+def text_of(payload: Memory) -> str:
     """All the text a memory holds that a reason could quote: content, metadata, procedure."""
     held = {k: payload.get(k) for k in ("content", "metadata", "procedure")}
     return json.dumps(held, ensure_ascii=False, default=str)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from memhub.engine.payload import Memory, as_memory, as_stored
 from memhub.engine.text import content_hash, infer_epistemic, infer_polarity
 from memhub.models import Atom
 from memhub.redact import redact_value
@@ -32,7 +33,12 @@ def new_payload(
     status: str = "active",
     metadata: dict[str, Any] | None = None,
     **extra: Any,
-) -> dict[str, Any]:
+) -> Memory:
+    """A new memory, version ``version`` of its chain; ``extra`` are the layer's own keys
+    (``Memory``: evidence, procedure, role, ...), a ``None`` one left out."""
+    unknown = extra.keys() - Memory.__optional_keys__
+    if unknown:
+        raise TypeError(f"not keys of a memory: {', '.join(sorted(unknown))}")
     at = now()
     payload: dict[str, Any] = {
         "id": atom_id,
@@ -53,10 +59,10 @@ def new_payload(
         **scope.payload(),
     }
     payload.update({k: v for k, v in extra.items() if v is not None})
-    return payload
+    return as_memory(payload)
 
 
-def governed_remains(payload: dict[str, Any], state: str) -> dict[str, Any]:
+def governed_remains(payload: Memory, state: str) -> Memory:
     """What a sealed or tombstoned memory keeps: identity, scope, times and links, no text.
 
     Tombstones keep only the id and times (plus tenant, so access checks still work).
@@ -80,17 +86,24 @@ def governed_remains(payload: dict[str, Any], state: str) -> dict[str, Any]:
             *SCOPE_KEYS,
         ]
     )
-    remains = {k: payload[k] for k in keep if k in payload}
-    remains.update(exposure=state, updated_at=now(), rev=payload.get("rev", 0) + 1)
+    stored = as_stored(payload)
+    remains = as_memory({k: stored[k] for k in keep if k in stored})
+    remains.update({"exposure": state, "updated_at": now(), "rev": payload.get("rev", 0) + 1})
     return remains
 
 
-def shown_content(payload: dict[str, Any]) -> str:
+def scope_of(payload: Memory) -> dict[str, str]:
+    """The scope keys the memory carries, in ``SCOPE_KEYS`` order."""
+    stored = as_stored(payload)
+    return {k: stored[k] for k in SCOPE_KEYS if k in stored}
+
+
+def shown_content(payload: Memory) -> str:
     state = payload.get("exposure", "visible")
     return HIDDEN.format(state=state) if state in GOVERNED else payload.get("content", "")
 
 
-def to_atom(payload: dict[str, Any]) -> Atom:
+def to_atom(payload: Memory) -> Atom:
     return Atom(
         atom_id=payload["id"],
         content=shown_content(payload),
@@ -103,6 +116,6 @@ def to_atom(payload: dict[str, Any]) -> Atom:
         created_at=payload["created_at"],
         updated_at=payload.get("updated_at"),
         version=payload.get("version", 1),
-        scope={k: payload[k] for k in SCOPE_KEYS if k in payload},
+        scope=scope_of(payload),
         metadata=payload.get("metadata") or {},
     )

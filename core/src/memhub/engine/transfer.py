@@ -17,7 +17,7 @@ from typing import Any
 
 from memhub.engine import jsonl
 from memhub.engine.core import Engine, with_access
-from memhub.engine.payload import ITEM_LAYERS
+from memhub.engine.payload import ITEM_LAYERS, as_memory, as_stored
 from memhub.engine.records import now
 from memhub.errors import InvalidInputError
 from memhub.models import ExportResult, ImportResult
@@ -167,7 +167,6 @@ async def _read(run: _Run, lines: Iterable[tuple[int, str]]) -> None:
             batch = []
     if batch:
         await _apply(run, batch)
-    return run.result
 
 
 def _header(run: _Run, text: str) -> bool:
@@ -222,7 +221,7 @@ async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
     points = [
         StoredPoint(
             r.pid,
-            with_access({**r.payload, "tenant": run.tenant}),
+            as_stored(with_access(as_memory({**r.payload, "tenant": run.tenant}))),
             r.dense,
             r.sparse,
         )
@@ -243,10 +242,11 @@ async def _embed(run: _Run, records: list[jsonl.Record]) -> None:
     ]
     for start in range(0, len(todo), EMBED_BATCH):
         chunk = todo[start : start + EMBED_BATCH]
-        vectors = await engine.embedder.embed_passages([r.text for r in chunk])
-        for record, vector in zip(chunk, vectors, strict=True):
+        texts = [r.text for r in chunk if r.text is not None]  # all of them: see todo
+        vectors = await engine.embedder.embed_passages(texts)
+        for record, text, vector in zip(chunk, texts, vectors, strict=True):
             record.dense = vector
-            record.sparse = engine.bm25.document(record.text)
+            record.sparse = engine.bm25.document(text)
         run.result.embedded += len(chunk)
     for (
         record

@@ -6,9 +6,21 @@ Each check returns the new value (or ``None`` for a no-op) or raises
 
 from __future__ import annotations
 
-from memhub.errors import InvalidTransitionError
+from typing import TypeVar
+
+from memhub.errors import InvalidInputError, InvalidTransitionError
+
+A = TypeVar("A", bound=str)
 
 _RANK = {"possible": 0, "actual": 1, "necessary": 2}
+
+
+def one_of(action: str, allowed: tuple[A, ...], what: str) -> A:
+    """``action`` as one of ``allowed`` (a ``Literal``'s args), or a clear error."""
+    for known in allowed:
+        if action == known:
+            return known
+    raise InvalidInputError(f"unknown {what} {action!r}")
 
 
 def check_correctable(action: str, status: str, exposure: str, superseded_by: str | None) -> None:

@@ -18,7 +18,7 @@ from memhub.engine.digest import mark_pending
 from memhub.engine.filters import reconciling
 from memhub.engine.hmg import MAX_CONTENT, replace_version
 from memhub.engine.messages import Turn, normalize_messages
-from memhub.engine.payload import CHAT_LAYERS
+from memhub.engine.payload import CHAT_LAYERS, Memory
 from memhub.engine.records import new_payload
 from memhub.engine.text import content_hash, infer_epistemic, infer_polarity
 from memhub.errors import ConflictError, InvalidInputError
@@ -115,7 +115,7 @@ async def add(
                 calls,
                 workspace_id=scope.payload().get("workspace"),
                 branch=scope.payload().get("branch"),
-                **procedure_options,
+                **(procedure_options or {}),  # set: coding needs it
             ),
         )
     else:
@@ -310,8 +310,12 @@ async def _already_stored(engine: Engine, scope: Scope, turns: list[Turn]) -> di
 
 
 async def _store_raw(
-    engine: Engine, turns: list[Turn], scope: Scope, metadata, occurred_at
-) -> list[dict]:
+    engine: Engine,
+    turns: list[Turn],
+    scope: Scope,
+    metadata: dict[str, Any] | None,
+    occurred_at: str | None,
+) -> list[Memory]:
     payloads, texts = await cpu.run(
         sum(len(t.content) for t in turns), _raw_records, turns, scope, metadata, occurred_at
     )
@@ -328,7 +332,7 @@ _LEVEL_READ = 4_000
 
 def _raw_records(
     turns: list[Turn], scope: Scope, metadata: dict[str, Any] | None, occurred_at: str | None
-) -> tuple[list[dict[str, Any]], list[str]]:
+) -> tuple[list[Memory], list[str]]:
     """The raw records of ``turns`` and the text each is indexed by (rules over all of it)."""
     payloads = [
         new_payload(
@@ -432,7 +436,15 @@ class _Stale(Exception):
 
 
 async def _reconcile(
-    engine, scope, candidates, judge, threshold, metadata, occurred_at, *, recheck: bool = False
+    engine: Engine,
+    scope: Scope,
+    candidates: list[Candidate],
+    judge: Judge,
+    threshold: float,
+    metadata: dict[str, Any] | None,
+    occurred_at: str | None,
+    *,
+    recheck: bool = False,
 ) -> list[Decision]:
     """Neighbours and verdicts outside the write lock, then applied under it.
 
@@ -460,7 +472,8 @@ async def _reconcile(
             )
         verdicts.update(zip(to_judge, judged, strict=True))
     restated = await cpu.run(size, _restated, candidates, slots)
-    decisions, written = [], {}
+    decisions: list[Decision] = []
+    written: dict[int, str | None] = {}
     async with engine.write_lock:
         if recheck and engine.changes(scope) != seen:
             raise _Stale
@@ -471,13 +484,10 @@ async def _reconcile(
                 t for t in verdict.targets if t in known
             ]  # a judge cannot point outside what it was shown
             earlier = restated.get(i)
-            if (
-                earlier
-                and written.get(earlier[0])
-                and verdict.action in ("ADD", "SUPPLEMENT", "NEED_CONTEXT")
-            ):
+            earlier_id = written.get(earlier[0]) if earlier else None
+            if earlier and earlier_id and verdict.action in ("ADD", "SUPPLEMENT", "NEED_CONTEXT"):
                 verdict = earlier[1]
-                targets = [written[earlier[0]]]
+                targets = [earlier_id]
             memory_id = await _apply(
                 engine,
                 scope,
@@ -536,17 +546,17 @@ def _restated(
 
 
 async def _apply(
-    engine,
-    scope,
+    engine: Engine,
+    scope: Scope,
     cand: Candidate,
     slots: list[str],
     vector: list[float],
     action: str,
     targets: list[str],
-    metadata,
-    occurred_at,
+    metadata: dict[str, Any] | None,
+    occurred_at: str | None,
 ) -> str | None:
-    extra = {
+    extra: dict[str, Any] = {
         "evidence": cand.source_ids or None,
         "proactive": cand.proactive or None,
         "occurred_at": occurred_at,

@@ -380,9 +380,9 @@ class EdgeStore:
         keys = _KEYS[collection]
         if keys:
             payload = {**payload, facets.FACETS: facets.facets(payload, keys)}
-        must: list[object] = [qe.HasIdCondition({point_id})]
+        must: list[qe.ConditionType] = [qe.HasIdCondition({point_id})]
         if only_if is not None:
-            must.append(to_edge_filter(only_if, keys))
+            must.append(_filter(only_if, keys))
         op = qe.UpdateOperation.overwrite_payload_by_filter(qe.Filter(must=must), payload)
         await self._run(self._update, collection, op)
 
