@@ -18,6 +18,7 @@ from memhub import MemoryClient
 from memhub.capture import _batches, claude_code, codex, opencode
 from memhub.cli import main
 from memhub.testing import HashEmbedder
+from memhub.testing.offline import use_hash_embedder
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "capture"
 MARKER = "TOOL-OUTPUT-MARKER-123"
@@ -244,7 +245,7 @@ def store(tmp_path) -> Path:
 
 @pytest.fixture
 def run(store, tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("MEMHUB_TEST_EMBEDDER", "hash")
+    use_hash_embedder(monkeypatch)
     monkeypatch.chdir(tmp_path)
 
     def invoke(*argv: str) -> tuple[int, str, str]:

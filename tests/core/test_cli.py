@@ -15,6 +15,7 @@ import pytest
 
 from memhub.cli import main
 from memhub.store._lock import DirLock
+from memhub.testing.offline import use_hash_embedder
 
 ULID = re.compile(r"\b[0-9A-HJKMNP-TV-Z]{26}\b")
 PG16 = "项目用 PostgreSQL 16 做主数据库，不用 MongoDB"
@@ -35,7 +36,7 @@ def _isolate(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
     for key in [k for k in os.environ if k.startswith("MEMHUB_")]:
         monkeypatch.delenv(key)
     monkeypatch.setenv("MEMHUB_CONFIG", str(folder / "cfg.yaml"))
-    monkeypatch.setenv("MEMHUB_TEST_EMBEDDER", "hash")
+    use_hash_embedder(monkeypatch)
     monkeypatch.chdir(folder)  # no git checkout: the scope is the same on every machine
 
 

@@ -11,11 +11,12 @@ import sys
 import pytest
 
 from memhub.cli import main
+from memhub.testing.offline import use_hash_embedder
 
 
 @pytest.fixture
 def run(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("MEMHUB_TEST_EMBEDDER", "hash")
+    use_hash_embedder(monkeypatch)
     monkeypatch.chdir(tmp_path)
     store = str(tmp_path / "store")
 

@@ -8,11 +8,12 @@ import json
 import pytest
 
 from memhub.cli import main
+from memhub.testing.offline import use_hash_embedder
 
 
 @pytest.fixture
 def run(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("MEMHUB_TEST_EMBEDDER", "hash")
+    use_hash_embedder(monkeypatch)
     monkeypatch.chdir(tmp_path)
 
     def invoke(store: str, *argv: str) -> tuple[int, str, str]:

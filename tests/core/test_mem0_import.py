@@ -12,6 +12,7 @@ from ulid import ULID
 
 from memhub import InvalidInputError, NotFoundError
 from memhub.cli import main
+from memhub.testing.offline import use_hash_embedder
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "mem0" / "store"
 COFFEE = str(ULID.from_uuid(uuid.UUID("61a26a85-5cb0-4945-a7b7-191f616e4248")))  # updated once
@@ -85,7 +86,7 @@ async def test_a_folder_that_is_not_a_mem0_store_is_a_clear_error(client, tmp_pa
 
 
 def test_cli_import_from_mem0(mem0_store, tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("MEMHUB_TEST_EMBEDDER", "hash")
+    use_hash_embedder(monkeypatch)
     monkeypatch.chdir(tmp_path)
     store = str(tmp_path / "store")
     assert main(["--storage-dir", store, "import", "--from", "mem0", str(mem0_store), "-q"]) == 0

@@ -2,7 +2,7 @@
 
 The server runs in a fake git checkout (``acme/shop`` on ``main``) so that the scope it
 infers from its working directory is known, with its config and store in a temp dir and
-the deterministic test embedder (``MEMHUB_TEST_EMBEDDER=hash``) to keep it fast.
+the deterministic test embedder (``memhub.testing.offline``) to keep it fast.
 """
 
 from __future__ import annotations
@@ -44,12 +44,11 @@ def server_env(folder: Path) -> dict[str, str]:
         "PATH": os.environ.get("PATH", ""),
         "HOME": str(folder),
         "MEMHUB_CONFIG": str(folder / "memhub-config.yaml"),
-        "MEMHUB_TEST_EMBEDDER": "hash",
     }
 
 
 def server_command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "memhub_mcp", *args]
+    return [sys.executable, "-m", "memhub.testing.offline", "memhub_mcp", *args]
 
 
 def wait_for_line(

@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 
 from memhub import MemoryClient, Settings
 from memhub.testing import HashEmbedder
+from memhub.testing.offline import use_hash_embedder
 from memhub_server.app import create_app
 from memhub_server.auth import KEYS_FILE, KeyStore
 from memhub_server.hub import LocalHub
@@ -195,5 +196,5 @@ def memhub_main(monkeypatch):
         app.build_parser().parse_args(["keys", "list"])
     except UsageError:
         monkeypatch.setattr(app, "COMMAND_MODULES", [*app.COMMAND_MODULES, server_cli])
-    monkeypatch.setenv("MEMHUB_TEST_EMBEDDER", "hash")
+    use_hash_embedder(monkeypatch)
     return app.main

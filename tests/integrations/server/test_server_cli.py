@@ -26,7 +26,9 @@ CLI_BOOTSTRAP = """
 import sys
 from memhub.cli import app
 from memhub.errors import UsageError
+from memhub.testing.offline import use_hash_embedder
 import memhub_server.cli as server_cli
+use_hash_embedder()
 try:
     app.build_parser().parse_args(["keys", "list"])
 except UsageError:
@@ -101,7 +103,6 @@ def _spawn(tmp_path, *argv: str) -> subprocess.Popen:
     env = {
         **os.environ,
         "MEMHUB_CONFIG": str(tmp_path / "cfg.yaml"),
-        "MEMHUB_TEST_EMBEDDER": "hash",
     }
     return subprocess.Popen(
         [sys.executable, "-c", CLI_BOOTSTRAP, *argv],

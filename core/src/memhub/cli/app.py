@@ -50,7 +50,7 @@ from memhub.errors import (
 from memhub.scope import SCOPE_KEYS
 
 if TYPE_CHECKING:
-    from memhub.embed.base import Embedder
+    pass
 
 PROG = "memhub"
 
@@ -92,22 +92,6 @@ def exit_code(err: MemHubError) -> int:
     return next((code for kind, code in _EXIT_CODES if isinstance(err, kind)), EXIT_ERROR)
 
 
-def _embedder_for_tests() -> Embedder | None:
-    """For tests only: ``MEMHUB_TEST_EMBEDDER=hash`` uses the deterministic ``HashEmbedder``.
-
-    It keeps CLI tests fast and offline; a store built with it cannot be read with
-    the default embedder (``EmbedderMismatchError``), so never set it for real use.
-    """
-    choice = os.environ.get("MEMHUB_TEST_EMBEDDER")
-    if not choice:
-        return None
-    if choice != "hash":
-        raise UsageError(f"MEMHUB_TEST_EMBEDDER must be 'hash', not {choice!r}")
-    from memhub.testing import HashEmbedder
-
-    return HashEmbedder()
-
-
 @dataclass
 class Invocation:
     """What a handler gets: the parsed arguments, the output, and the client on first use."""
@@ -127,9 +111,7 @@ class Invocation:
     async def client(self) -> MemoryClient:
         """The client, opened on first use (so a locked or mismatched store fails here)."""
         if self._client is None:
-            client = MemoryClient(
-                storage_dir=getattr(self.args, "storage_dir", None), embed=_embedder_for_tests()
-            )
+            client = MemoryClient(storage_dir=getattr(self.args, "storage_dir", None))
             self._client = await client.open()
         return self._client
 
@@ -163,7 +145,7 @@ def _version() -> str:
         return "unknown"
 
 
-def _global_options() -> argparse.ArgumentParser:
+def _global_options() -> _Parser:
     """Options every command accepts, before or after its name.
 
     Their default is SUPPRESS so a subcommand that was not given one does not

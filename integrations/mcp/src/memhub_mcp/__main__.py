@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import os
 import signal
 import socket
 import sys
@@ -20,13 +19,12 @@ from typing import TYPE_CHECKING
 import anyio
 import anyio.abc
 
-from memhub import MemHubError, MemoryClient, UsageError
+from memhub import MemHubError, MemoryClient
 from memhub_mcp.server import build_server, package_version
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-    from memhub.embed.base import Embedder
 
 PROG = "memhub-mcp"
 MCP_PATH = "/mcp"
@@ -71,22 +69,6 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     return p
-
-
-def embedder_for_tests() -> Embedder | None:
-    """For tests only: ``MEMHUB_TEST_EMBEDDER=hash`` uses the deterministic ``HashEmbedder``.
-
-    It keeps the server's tests fast and offline. A store written with it cannot be read
-    with the default embedder (``EmbedderMismatchError``): never set it for real use.
-    """
-    choice = os.environ.get("MEMHUB_TEST_EMBEDDER")
-    if not choice:
-        return None
-    if choice != "hash":
-        raise UsageError(f"MEMHUB_TEST_EMBEDDER must be 'hash', not {choice!r}")
-    from memhub.testing import HashEmbedder
-
-    return HashEmbedder()
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -152,7 +134,7 @@ def _describe(client: MemoryClient) -> str:
 async def serve(args: argparse.Namespace) -> int:
     """Open the store, then serve until the client disconnects or a signal arrives."""
     try:
-        client = MemoryClient(storage_dir=args.storage_dir, embed=embedder_for_tests())
+        client = MemoryClient(storage_dir=args.storage_dir)
         await client.open()
     except MemHubError as err:
         _say(f"error: {err.code}: {' '.join(str(err).split())}")

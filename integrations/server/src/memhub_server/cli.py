@@ -109,10 +109,9 @@ def _settings(inv: Invocation, **overrides: str | None) -> Settings:
 
 
 def _service(settings: Settings):
-    from memhub.cli.app import _embedder_for_tests  # the CLI's one switch for the test embedder
     from memhub_server.service import MemoryService
 
-    return MemoryService(settings, embed=_embedder_for_tests())
+    return MemoryService(settings)
 
 
 def _is_loopback(host: str) -> bool:
