@@ -506,3 +506,10 @@ def test_opencode_capture_adds_only_what_is_new_and_waits_for_an_unfinished_answ
     assert {p["metadata"]["source"] for p in raw} == {"opencode"}
     assert {(p["workspace"], p["session_id"]) for p in raw} == {("/home/dev/shop", OC_SESSION)}
     assert MARKER not in json.dumps(_payloads(store), ensure_ascii=False)
+
+
+def test_every_parser_has_the_cursor_checks_capture_calls():
+    from memhub.capture import PARSERS
+
+    for parser in PARSERS.values():
+        assert all(callable(getattr(parser, name)) for name in ("size", "appended", "parse"))

@@ -28,11 +28,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from memhub.capture import claude_code, codex, opencode
-from memhub.capture._common import START, Cursor, SessionInfo, Transcript, appended, parse_time
+from memhub.capture._common import START, Cursor, Parser, SessionInfo, Transcript, parse_time
 from memhub.capture.state import STATE_FILE, CaptureState, Entry
 from memhub.engine.messages import MAX_MESSAGES
 from memhub.errors import InvalidInputError
@@ -54,14 +53,15 @@ __all__ = [
     "opencode",
 ]
 
-PARSERS: dict[str, ModuleType] = {
+PARSERS: dict[str, Parser] = {
     claude_code.SOURCE: claude_code,
     codex.SOURCE: codex,
     opencode.SOURCE: opencode,
 }
-"""Each parser module has ``SOURCE``, ``default_root()``, ``discover(root)`` and
-``parse(path, start, info)``; one whose session spans several files (OpenCode) also
-has ``size(path)`` and ``appended(path, start)`` for the cursor checks."""
+"""Each parser module is a ``Parser``: ``SOURCE``, ``default_root()``, ``discover(root)``,
+``parse(path, start, info)`` and the cursor checks ``size(path)`` and ``appended(path,
+start)`` (one JSONL file per session takes them from ``_common``; OpenCode, whose
+session spans several files, has its own)."""
 
 
 @dataclass
@@ -129,7 +129,7 @@ async def capture(
 
 
 async def _capture_file(
-    parser: ModuleType,
+    parser: Parser,
     path: Path,
     state: CaptureState,
     *,
@@ -146,10 +146,10 @@ async def _capture_file(
         return "excluded", 0
     entry = state.get(path)
     start = entry.cursor if entry else START
-    size = parser.size(path) if hasattr(parser, "size") else stat.st_size
+    size = parser.size(path)
     if size == start.bytes:
         return "unchanged", 0
-    if not getattr(parser, "appended", appended)(path, start):
+    if not parser.appended(path, start):
         warn(f"{path}: rewritten since it was captured (not appended to); skipped")
         return "unchanged", 0
     t: Transcript = parser.parse(path, start, replace(entry.info) if entry else None)

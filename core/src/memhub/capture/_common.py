@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from memhub.engine.messages import MAX_MESSAGE_CHARS
 from memhub.scope import git_scope
@@ -70,6 +70,26 @@ class Transcript:
     warnings: list[str] = field(default_factory=list)
 
 
+class Parser(Protocol):
+    """What ``capture`` reads a coding agent's sessions with: a module per agent
+    (``claude_code``, ``codex``, ``opencode``). Agents writing one JSONL file per session
+    take ``size`` and ``appended`` from this module."""
+
+    SOURCE: str
+
+    def default_root(self) -> Path: ...
+
+    def discover(self, root: Path) -> list[Path]: ...
+
+    def size(self, path: Path) -> int: ...
+
+    def appended(self, path: Path, start: Cursor) -> bool: ...
+
+    def parse(
+        self, path: Path, start: Cursor = ..., info: SessionInfo | None = None
+    ) -> Transcript: ...
+
+
 def read_jsonl(path: Path, start: Cursor) -> tuple[list[Record], Cursor, list[str]]:
     """The JSON objects after ``start``, the cursor after them, and warnings.
 
@@ -108,6 +128,11 @@ def read_jsonl(path: Path, start: Cursor) -> tuple[list[Record], Cursor, list[st
         elif value is not None:
             records.append(Record(line, value))
     return records, Cursor(offset, line), warnings
+
+
+def size(path: Path) -> int:
+    """The session file's bytes (the cursor's ``bytes``)."""
+    return path.stat().st_size
 
 
 def appended(path: Path, start: Cursor) -> bool:

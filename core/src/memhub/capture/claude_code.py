@@ -42,6 +42,10 @@ from memhub.capture._common import (
     read_jsonl,
 )
 
+# the cursor checks of a parser (capture._common.Parser): one JSONL file per session
+from memhub.capture._common import appended as appended
+from memhub.capture._common import size as size
+
 SOURCE = "claude-code"
 
 _NOISE_FLAGS = (

@@ -46,6 +46,10 @@ from memhub.capture._common import (
     read_jsonl,
 )
 
+# the cursor checks of a parser (capture._common.Parser): one JSONL file per session
+from memhub.capture._common import appended as appended
+from memhub.capture._common import size as size
+
 SOURCE = "codex"
 
 # User-role messages Codex writes itself (compared case-insensitively, like Codex does).
