@@ -35,6 +35,7 @@ from memhub.models import (
 )
 from memhub.progress import Progress
 from memhub.providers.factory import build_extractor, build_judge
+from memhub.providers.llm import LLM, OpenAICompatibleLLM
 from memhub.records import Records
 from memhub.scope import ANY, Scope, check_id, checked, git_scope
 from memhub.store.base import MemoryStore
@@ -643,11 +644,9 @@ class MemoryClient:
             return None
         return {"llm": self._digest_llm(), "max_chars": self.settings.procedure_source_max_chars}
 
-    def _digest_llm(self) -> Any:
-        if self._llm is not None and hasattr(self._llm, "complete_json"):
+    def _digest_llm(self) -> LLM | None:
+        if isinstance(self._llm, LLM):  # an injected model, not an injected extractor
             return self._llm
         if self.settings.llm_api_key:
-            from memhub.providers.llm import OpenAICompatibleLLM
-
             return OpenAICompatibleLLM.from_settings(self.settings, "llm")
         return None

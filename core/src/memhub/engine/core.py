@@ -19,7 +19,7 @@ from memhub.embed.bm25 import Bm25Encoder
 from memhub.engine import cpu
 from memhub.engine.access import ACCESS_KEY, access_keys, owned
 from memhub.engine.owner import Owner
-from memhub.engine.payload import Event, Memory, as_event, as_memory, as_stored
+from memhub.engine.payload import Event, Memory, ReplaceStep, as_event, as_memory, as_stored
 from memhub.engine.records import now
 from memhub.errors import ConflictError, EmbedderMismatchError, InvalidInputError, NotFoundError
 from memhub.ids import from_point_id, to_point_id
@@ -364,7 +364,7 @@ class Engine:
         await self.store.upsert("events", [StoredPoint(str(uuid.uuid4()), as_stored(event))])
 
     async def log_replace(
-        self, old: Memory, new_id: str, step: dict[str, Any], *, once: bool = False
+        self, old: Memory, new_id: str, step: ReplaceStep, *, once: bool = False
     ) -> None:
         """The audit steps of a replace, on the old version and the new one.
 

@@ -18,11 +18,12 @@ from typing import Any
 from memhub._cjk import HAN, HAN_CHAR
 from memhub.engine.core import Engine
 from memhub.engine.filters import visible
-from memhub.engine.payload import as_memory
+from memhub.engine.payload import Memory, as_memory
 from memhub.engine.records import new_payload, now
 from memhub.errors import ProviderError
 from memhub.ids import new_id
 from memhub.models import DigestResult
+from memhub.providers.llm import LLM
 from memhub.scope import Scope
 from memhub.store.base import Match, StoredPoint, Where, every
 
@@ -99,7 +100,7 @@ def _terms(text: str) -> set[str]:
 
 
 def recurring_themes(
-    memories: list[dict[str, Any]], min_support: int = MIN_SUPPORT
+    memories: list[Memory], min_support: int = MIN_SUPPORT
 ) -> list[tuple[str, list[str]]]:
     """``(term, evidence ids)`` for terms shared by ``min_support``+ memories, strongest first.
 
@@ -120,14 +121,14 @@ def recurring_themes(
     return kept[:5]
 
 
-def _theme_text(term: str, ids: list[str], memories: list[dict[str, Any]]) -> str:
+def _theme_text(term: str, ids: list[str], memories: list[Memory]) -> str:
     zh = any(HAN_CHAR.search(m.get("content", "")) for m in memories)
     if zh:
         return f"反复出现的主题：「{term}」（{len(ids)} 条记忆提到）"
     return f"Recurring theme: '{term}' (mentioned in {len(ids)} memories)"
 
 
-async def digest(engine: Engine, *, llm: Any = None, tenant: str = "local") -> DigestResult:
+async def digest(engine: Engine, *, llm: LLM | None = None, tenant: str = "local") -> DigestResult:
     points = await every(engine.store, "meta", Where(must=(Match("kind", "pending_scope"),)))
     derived_ids: list[str] = []
     for point in points:
@@ -145,10 +146,10 @@ async def digest(engine: Engine, *, llm: Any = None, tenant: str = "local") -> D
     )
 
 
-async def _derive(engine: Engine, scope: Scope, llm: Any) -> list[tuple[str, list[str]]]:
+async def _derive(engine: Engine, scope: Scope, llm: LLM | None) -> list[tuple[str, list[str]]]:
     """The scope's patterns as ``(text, evidence ids)``."""
     points = await every(engine.store, "memories", visible(scope, SOURCE_LAYERS))
-    memories = [p.payload for p in points]
+    memories = [as_memory(p.payload) for p in points]
     if llm is not None:
         listing = "\n".join(f"[{m['id']}] {m['content']}" for m in memories)
         data = await llm.complete_json(DIGEST_PROMPT, listing)

@@ -25,7 +25,7 @@ from memhub.engine import reasons, transitions
 from memhub.engine.core import PENDING_STEP, Engine
 from memhub.engine.filters import reconciling, visible
 from memhub.engine.lineage import lineage
-from memhub.engine.payload import ITEM_LAYERS, Memory, as_memory
+from memhub.engine.payload import ITEM_LAYERS, Memory, ReplaceStep, as_memory
 from memhub.engine.records import GOVERNED, governed_remains, new_payload, scope_of, to_atom
 from memhub.engine.text import content_hash, infer_epistemic, is_near_duplicate
 from memhub.engine.transitions import one_of
@@ -369,7 +369,7 @@ async def replace_version(
     marked superseded, the step is logged on both, and the new one is activated.
     ``Engine._recover`` finishes (audit step included) or undoes phase one on the next open.
     """
-    step = {"action": action, "reason": reason, "before": old["status"]}
+    step: ReplaceStep = {"action": action, "reason": reason, "before": old["status"]}
     new = new_payload(
         new_id(),
         text,

@@ -19,6 +19,7 @@ __all__ = [
     "Event",
     "Memory",
     "MemoryLayer",
+    "ReplaceStep",
     "as_event",
     "as_memory",
     "as_stored",
@@ -34,6 +35,14 @@ judges against, and what a MemHub search reads besides procedures and derived me
 
 ITEM_LAYERS: tuple[MemoryLayer, ...] = ("item", "item_text")
 """memhub-langgraph's store items (``client.records``): in ``memories``, never memories."""
+
+
+class ReplaceStep(TypedDict):
+    """The audit step a pending new version carries until it is activated (``replace_version``)."""
+
+    action: str
+    reason: str
+    before: str
 
 
 class Memory(TypedDict, total=False):
@@ -89,7 +98,7 @@ class Memory(TypedDict, total=False):
     boundary_scope: str
     # written by the engine: the access key (engine.access) and a pending replace's step
     ak: list[str]
-    replace_step: dict[str, Any]
+    replace_step: ReplaceStep
 
 
 Event = TypedDict(

@@ -21,6 +21,7 @@ from memhub.engine.procedures import (
 from memhub.engine.records import new_payload
 from memhub.ids import new_id
 from memhub.models import Decision, Procedure
+from memhub.providers.llm import LLM
 from memhub.redact import redact
 from memhub.scope import ANY, Scope
 from memhub.store.base import IsEmpty, Match, Where
@@ -60,7 +61,7 @@ async def extract(
     turns: list[Turn],
     calls: list[tuple[str, dict[str, Any]]],
     *,
-    llm: Any,
+    llm: LLM | None,
     max_chars: int,
     workspace_id: str | None,
     branch: str | None,

@@ -18,7 +18,7 @@ from memhub.engine.digest import mark_pending
 from memhub.engine.filters import reconciling
 from memhub.engine.hmg import MAX_CONTENT, replace_version
 from memhub.engine.messages import Turn, normalize_messages
-from memhub.engine.payload import CHAT_LAYERS, Memory
+from memhub.engine.payload import CHAT_LAYERS, Memory, as_memory
 from memhub.engine.records import new_payload
 from memhub.engine.text import content_hash, infer_epistemic, infer_polarity
 from memhub.errors import ConflictError, InvalidInputError
@@ -410,22 +410,23 @@ async def _neighbours(
         same_text = content_hash(cand.text)
         for h in await engine.store.dense_query(vector, where, limit=_NEIGHBOURS):
             score = relation_score(engine, h.score)
-            if h.point.payload.get("content_hash") == same_text:
+            found = as_memory(h.point.payload)
+            if found.get("content_hash") == same_text:
                 score = 1.0
             if score >= floor:
-                near[h.point.payload["id"]] = _neighbour(h.point.payload, score)
+                near[found["id"]] = _neighbour(found, score)
         if cand_slots:
             same_slot, _ = await engine.store.scroll(
                 "memories", where.and_(MatchAny("slots", tuple(cand_slots))), limit=_NEIGHBOURS
             )
-            for p in same_slot:
-                if p.payload["id"] not in near:
-                    near[p.payload["id"]] = _neighbour(p.payload, floor)
+            for p in map(as_memory, (point.payload for point in same_slot)):
+                if p["id"] not in near:
+                    near[p["id"]] = _neighbour(p, floor)
         out.append(sorted(near.values(), key=lambda n: -n.score))
     return out, vectors
 
 
-def _neighbour(payload: dict[str, Any], score: float) -> Neighbour:
+def _neighbour(payload: Memory, score: float) -> Neighbour:
     return Neighbour(
         id=payload["id"], content=payload["content"], score=round(score, 4), layer=payload["layer"]
     )
