@@ -24,10 +24,11 @@ from collections.abc import Coroutine, Mapping, Sequence
 from concurrent.futures import Future
 from typing import Any
 
-from memhub import MemoryClient, SyncMemoryClient
+from memhub import MemoryClient
 from memhub._cjk import HAN_CHAR
 from memhub.models import ConversationResult, MemoryItem, SearchResult, WriteResult
 from memhub.retrieval.formatter import format_memories
+from memhub.sync import SyncFace
 
 CHAT_GROUPS = ("profile", "proactive", "normal")
 CHAT_ROLES = ("user", "assistant")
@@ -80,7 +81,7 @@ class MemHub:
             )
         self.client = client
         self.is_async = isinstance(client, MemoryClient) or (
-            not isinstance(client, SyncMemoryClient) and inspect.iscoroutinefunction(client.search)
+            not isinstance(client, SyncFace) and inspect.iscoroutinefunction(client.search)
         )
 
     def _submit(self, name: str, kwargs: dict[str, Any]) -> Future | None:

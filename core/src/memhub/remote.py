@@ -53,7 +53,7 @@ from memhub.progress import Progress
 from memhub.scope import SCOPE_KEYS, Scope, check_id, checked, git_scope
 from memhub.store.base import StoredPoint, Where
 from memhub.store.codec import point_from_json, point_to_json, where_to_json
-from memhub.sync import SyncMemoryClient
+from memhub.sync import SyncFace
 
 __all__ = ["HUB_FILE", "Hub", "RemoteClient", "SyncRemoteClient", "connect_hub", "read_hub"]
 
@@ -695,13 +695,17 @@ class RemoteClient:
         progress.advance(len(chunk))
 
 
-class SyncRemoteClient(SyncMemoryClient):
+class SyncRemoteClient(SyncFace):
     """Blocking face of :class:`RemoteClient`: ``SyncMemoryClient``'s methods, over HTTP.
 
     Example:
         >>> with SyncRemoteClient("http://127.0.0.1:8000", api_key="mh_...") as client:
         ...     client.search("饮品偏好", user_id="u1")
+
+    There is no ``settings``: the server's apply.
     """
+
+    _client: RemoteClient
 
     def __init__(
         self,
@@ -713,32 +717,20 @@ class SyncRemoteClient(SyncMemoryClient):
         timeout: float = 30.0,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        # The plumbing of SyncMemoryClient (whose one-line methods we inherit) around a
-        # RemoteClient, on a private owner loop (its HTTP pool belongs to that loop).
         self._check_loop()
-        self._owner = Owner("memhub-sync-remote")
-        self._closed = False
-        self._client = RemoteClient(
-            base_url,
-            api_key,
-            scope=scope,
-            cwd=cwd,
-            timeout=timeout,  # type: ignore[assignment]
-            transport=transport,
+        client = RemoteClient(
+            base_url, api_key, scope=scope, cwd=cwd, timeout=timeout, transport=transport
         )
-        try:
-            self._run(self._client.open())
-        except BaseException:
-            self._closed = True
-            self._shutdown()
-            raise
+        # a private owner loop: the HTTP pool belongs to the loop that made it
+        self._attach(client, Owner("memhub-sync-remote"))
+
+    @property
+    def async_client(self) -> RemoteClient:
+        """The async client behind this one; await its methods only through ``submit``."""
+        return self._client
 
     def _shutdown(self) -> None:
         try:
             self._owner.call_sync(self._client.aclose())
         finally:
             self._owner.stop()
-
-    @property
-    def settings(self) -> Any:
-        raise AttributeError("a remote client has no local settings: the server's apply")
