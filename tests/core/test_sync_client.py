@@ -31,6 +31,9 @@ def test_sync_and_async_clients_expose_the_same_operations():
     assert set(async_api) - lifecycle == set(sync_api) - lifecycle
     for name in set(async_api) - lifecycle:
         assert str(sync_api[name]) == str(async_api[name]), name
+        # one definition: the blocking face documents each operation with the async one's words
+        assert getattr(SyncMemoryClient, name).__doc__ == getattr(MemoryClient, name).__doc__, name
+    assert str(inspect.signature(SyncMemoryClient)) == str(inspect.signature(MemoryClient))
 
 
 def test_public_surface_is_pinned():

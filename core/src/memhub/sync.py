@@ -13,15 +13,12 @@ import asyncio
 import functools
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
-from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
 from memhub.client import MemoryClient
 from memhub.config import Settings
-from memhub.embed.base import Embedder
 from memhub.engine.owner import Owner
 from memhub.errors import UsageError
-from memhub.store.base import MemoryStore
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -43,6 +40,18 @@ def blocking(
 
     call.__qualname__ = f"SyncFace.{name}"
     return call
+
+
+def _constructor_of(
+    cls: Callable[P, Any],
+) -> Callable[[Callable[..., None]], Callable[Concatenate[Any, P], None]]:
+    """Give a face's ``__init__`` the signature (and type) of ``cls``'s, which it forwards to."""
+
+    def adopt(init: Callable[..., None]) -> Callable[Concatenate[Any, P], None]:
+        # only __wrapped__: inspect.signature then shows the constructor it forwards to
+        return functools.update_wrapper(init, cls.__init__, assigned=(), updated=())
+
+    return adopt
 
 
 class SyncFace:
@@ -160,20 +169,10 @@ class SyncMemoryClient(SyncFace):
 
     _client: MemoryClient
 
-    def __init__(
-        self,
-        mode: str | None = None,
-        storage_dir: str | Path | None = None,
-        settings: Settings | None = None,
-        embed: Embedder | None = None,
-        llm: Any = None,
-        jev: Any = None,
-        *,
-        store: MemoryStore | None = None,
-        cwd: str | Path | None = None,
-    ) -> None:
+    @_constructor_of(MemoryClient)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._check_loop()
-        client = MemoryClient(mode, storage_dir, settings, embed, llm, jev, store=store, cwd=cwd)
+        client = MemoryClient(*args, **kwargs)
         self._attach(client, client.engine.owner)
 
     @property
