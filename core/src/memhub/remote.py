@@ -4,9 +4,13 @@ Example:
     >>> async with RemoteClient("http://127.0.0.1:8000", api_key="mh_...") as client:
     ...     await client.add(content="我住在上海", user_id="alice")
 
-Same methods and signatures as :class:`memhub.MemoryClient` (``SyncRemoteClient``: as
-``SyncMemoryClient``), and the same errors: the server answers
-``{"error": {"code", "message"}}`` and the ``code`` picks the ``MemHubError`` subclass.
+Same methods, signatures and docs as :class:`memhub.MemoryClient`, taken from it: each
+operation is one request to its REST route, listed once in ``RemoteClient``'s body
+(:func:`over_http`, :data:`ROUTES`); ``export`` and ``import_`` stream. ``SyncRemoteClient``
+is to it what ``SyncMemoryClient`` is to ``MemoryClient``. The errors are the same: the
+server answers ``{"error": {"code", "message"}}`` and the ``code`` picks the
+``MemHubError`` subclass. ``purge`` reports no ``progress`` over HTTP (the server rewrites
+its store by itself).
 
 The local hub (``memhub serve``) announces itself in ``<storage_dir>/hub.json``
 (``{"url", "token", "pid"}``, mode 0600); :func:`connect_hub` reads it, and
@@ -16,46 +20,41 @@ The local hub (``memhub serve``) announces itself in ``<storage_dir>/hub.json``
 from __future__ import annotations
 
 import builtins
+import functools
+import inspect
 import ipaddress
 import json
 import os
-from collections.abc import Sequence
+import string
+import typing
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, cast
 from urllib.parse import quote
 
 import httpx
+from pydantic import TypeAdapter
 
 from memhub import _transfer, errors
+from memhub.client import MemoryClient
 from memhub.engine import jsonl, transfer
 from memhub.engine.owner import Owner
 from memhub.errors import InvalidInputError, MemHubError, StoreLockedError
 from memhub.models import (
-    ConversationResult,
-    CorrectResult,
-    DigestResult,
     ExportResult,
-    ForgetResult,
-    GovernResult,
-    HandoffResult,
-    HistoryResult,
     ImportResult,
-    MemorizeResult,
-    MemoryItem,
-    RecallResult,
-    SearchResult,
-    SessionContext,
-    Stats,
-    WriteResult,
 )
 from memhub.progress import Progress
 from memhub.scope import SCOPE_KEYS, Scope, check_id, checked, git_scope
 from memhub.store.base import StoredPoint, Where
 from memhub.store.codec import point_from_json, point_to_json, where_to_json
-from memhub.sync import SyncFace
+from memhub.sync import SyncFace, constructor_of
 
 __all__ = ["HUB_FILE", "Hub", "RemoteClient", "SyncRemoteClient", "connect_hub", "read_hub"]
+
+T = TypeVar("T")
+P = ParamSpec("P")
 
 HUB_FILE = "hub.json"
 _IMPORT_CHUNK = 512 * 1024  # bytes per import request: well under the server's body limit
@@ -168,6 +167,111 @@ def _loopback(url: str) -> bool:
 
 def _drop_none(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if v is not None}
+
+
+_NOT_SENT = frozenset({"progress"})  # reported only in process: the server works by itself
+_USER_KEYS = ("user_id", "app_id", "agent_id", "session_id", "branch")
+
+
+@dataclass(frozen=True)
+class Route:
+    """How one operation travels: the ``method`` and ``path`` of its REST route (a ``{name}``
+    in the path takes that argument), how the client's default scope fills its fields
+    (``scope``: ``"hmg"`` or ``"user"``, see :meth:`RemoteClient._fields`), and the field of
+    the answer it returns (``pick``) when not the whole answer."""
+
+    name: str
+    method: str
+    path: str
+    scope: Literal["hmg", "user"] | None = None
+    pick: str | None = None
+
+    @property
+    def path_args(self) -> tuple[str, ...]:
+        return tuple(name for _, name, _, _ in string.Formatter().parse(self.path) if name)
+
+    @property
+    def in_query(self) -> bool:
+        """Whether the arguments travel in the query string (else as a JSON body)."""
+        return self.method in ("GET", "DELETE")
+
+
+ROUTES: dict[str, Route] = {}
+"""Each operation's route by name: what ``RemoteClient`` sends, and what the REST tests check."""
+
+
+def over_http(
+    operation: Callable[Concatenate[MemoryClient, P], Coroutine[Any, Any, T]],
+    route: str,
+    *,
+    scope: Literal["hmg", "user"] | None = None,
+    pick: str | None = None,
+) -> Callable[Concatenate[RemoteClient, P], Coroutine[Any, Any, T]]:
+    """One ``MemoryClient`` operation as one request to its REST route (``"POST /v1/..."``).
+
+    Same name, signature and docs as the operation. The call's arguments are bound to
+    that signature and sent under their own names, in the path, the query string or
+    the JSON body; the answer is validated as the operation's return type.
+    """
+    name = operation.__name__
+    method, path = route.split(" ", 1)
+    spec = ROUTES[name] = Route(name, method, path, scope, pick)
+    signature = inspect.signature(operation)
+    extra = next((p.name for p in signature.parameters.values() if p.kind is p.VAR_KEYWORD), "")
+    returns = typing.get_type_hints(operation)["return"]
+    answer = None if returns is type(None) else TypeAdapter(returns)
+
+    @functools.wraps(operation)
+    async def call(self: RemoteClient, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        arguments = {k: v for k, v in bound.arguments.items() if k not in ("self", extra)}
+        data = await self._send(spec, arguments, bound.arguments.get(extra, {}))
+        if answer is None:
+            return cast(T, None)  # the operation returns nothing
+        return answer.validate_python(data[pick] if pick else data)
+
+    call.__qualname__ = f"RemoteClient.{name}"
+    return call
+
+
+def implemented(
+    operation: Callable[Concatenate[MemoryClient, P], Coroutine[Any, Any, T]],
+) -> Callable[
+    [Callable[..., Coroutine[Any, Any, T]]],
+    Callable[Concatenate[RemoteClient, P], Coroutine[Any, Any, T]],
+]:
+    """An operation that is more than one request, written here: it gets the operation's
+    signature and docs, and is called with every argument by name, defaults applied."""
+    signature = inspect.signature(operation)
+
+    def adopt(
+        implementation: Callable[..., Coroutine[Any, Any, T]],
+    ) -> Callable[Concatenate[RemoteClient, P], Coroutine[Any, Any, T]]:
+        @functools.wraps(operation)
+        async def call(self: RemoteClient, /, *args: P.args, **kwargs: P.kwargs) -> T:
+            bound = signature.bind(self, *args, **kwargs)
+            bound.apply_defaults()
+            return await implementation(**bound.arguments)
+
+        call.__qualname__ = f"RemoteClient.{operation.__name__}"
+        return call
+
+    return adopt
+
+
+def _path_segment(name: str, value: Any) -> str:
+    if name == "user_id":
+        value = check_id(value, name)  # an empty one would address another route
+    elif not isinstance(value, str) or not value.strip():
+        raise InvalidInputError(f"{name} must be a non-empty string")
+    return quote(value, safe="")
+
+
+def _unreachable(base_url: str, err: httpx.HTTPError) -> MemHubError:
+    unavailable = MemHubError(f"memhub server at {base_url} did not answer: {err}")
+    unavailable.code = "unavailable"
+    return unavailable
 
 
 class RemoteRecords:
@@ -302,12 +406,25 @@ class RemoteClient:
                 method, path, json=body, params=params and _drop_none(params)
             )
         except httpx.HTTPError as err:
-            unavailable = MemHubError(f"memhub server at {self.base_url} did not answer: {err}")
-            unavailable.code = "unavailable"
-            raise unavailable from err
+            raise _unreachable(self.base_url, err) from err
         if response.is_error:
             raise _error(response)
         return response.json()
+
+    async def _send(self, route: Route, arguments: dict[str, Any], scope: dict[str, Any]) -> Any:
+        """One operation's request: its arguments by name, filled from the default scope."""
+        fields = {k: v for k, v in arguments.items() if k not in _NOT_SENT}
+        if route.scope == "hmg":
+            fields.update(self._scope(**scope))
+        elif route.scope == "user":
+            fields.update(self._user_fields(fields))
+        path = route.path.format(**{k: _path_segment(k, fields.pop(k)) for k in route.path_args})
+        if fields.get("messages") is not None:
+            fields["messages"] = [_message(m) for m in fields["messages"]]
+        fields = _drop_none(fields)
+        if route.in_query:
+            return await self._request(route.method, path, params=fields)
+        return await self._request(route.method, path, body=fields)
 
     def _scope(self, **given: str | None) -> dict[str, str]:
         """The default scope with the call's overrides, as the request fields (no tenant)."""
@@ -324,279 +441,61 @@ class RemoteClient:
                 fields.pop(key, None)
         return fields
 
-    def _apps(self, app_ids: list[str] | None) -> list[str] | None:
-        return app_ids or ([self.scope.app_id] if self.scope.app_id else None)
+    def _user_fields(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """A MemHub call's scope fields: its user, app, agent and session default to the
+        client's; its ``workspace_id`` and ``branch`` and its repository come only from
+        the call; ``app_ids`` defaults to the client's app."""
+        given = {k: fields[k] for k in _USER_KEYS if k in fields}
+        if "workspace_id" in fields:
+            given["workspace"] = fields["workspace_id"]
+        merged = self._user_scope(**given)
+        out: dict[str, Any] = {k: merged.get(k) for k in given}
+        if "workspace_id" in fields:
+            out["workspace_id"] = out.pop("workspace")
+        if "app_ids" in fields:
+            default = [self.scope.app_id] if self.scope.app_id else None
+            out["app_ids"] = fields["app_ids"] or default
+        return out
 
-    # -- HMG operations ---------------------------------------------------------------
+    # -- the operations: MemoryClient's, each one request to its REST route ---------------
 
-    async def memorize(
-        self,
-        content: str,
-        *,
-        epistemic: str | None = None,
-        polarity: str | None = None,
-        source: str = "agent",
-        metadata: dict | None = None,
-        **scope: str | None,
-    ) -> MemorizeResult:
-        body = {
-            "content": content,
-            "epistemic": epistemic,
-            "polarity": polarity,
-            "source": source,
-            "metadata": metadata,
-            **self._scope(**scope),
-        }
-        return MemorizeResult.model_validate(
-            await self._request("POST", "/v1/hmg/memorize", body=_drop_none(body))
-        )
+    memorize = over_http(MemoryClient.memorize, "POST /v1/hmg/memorize", scope="hmg")
+    recall = over_http(MemoryClient.recall, "POST /v1/hmg/recall", scope="hmg")
+    correct = over_http(MemoryClient.correct, "POST /v1/hmg/correct", scope="hmg")
+    govern = over_http(MemoryClient.govern, "POST /v1/hmg/govern", scope="hmg")
+    handoff = over_http(MemoryClient.handoff, "POST /v1/hmg/handoff", scope="hmg")
+    session_context = over_http(MemoryClient.session_context, "POST /v1/hmg/context", scope="hmg")
+    history = over_http(MemoryClient.history, "GET /v1/hmg/history/{atom_id}", scope="hmg")
+    stats = over_http(MemoryClient.stats, "GET /v1/hmg/stats", scope="hmg")
+    purge = over_http(MemoryClient.purge, "POST /v1/hmg/purge")
 
-    async def recall(self, query: str, *, limit: int = 10, **scope: str | None) -> RecallResult:
-        body = {"query": query, "limit": limit, **self._scope(**scope)}
-        return RecallResult.model_validate(await self._request("POST", "/v1/hmg/recall", body=body))
-
-    async def correct(
-        self,
-        target_atom: str,
-        action: str,
-        reason: str,
-        new_content: str | None = None,
-        **scope: str | None,
-    ) -> CorrectResult:
-        body = {
-            "target_atom": target_atom,
-            "action": action,
-            "reason": reason,
-            "new_content": new_content,
-            **self._scope(**scope),
-        }
-        return CorrectResult.model_validate(
-            await self._request("POST", "/v1/hmg/correct", body=_drop_none(body))
-        )
-
-    async def govern(
-        self,
-        target_atom: str,
-        action: str,
-        reason: str,
-        lesson_content: str | None = None,
-        **scope: str | None,
-    ) -> GovernResult:
-        body = {
-            "target_atom": target_atom,
-            "action": action,
-            "reason": reason,
-            "lesson_content": lesson_content,
-            **self._scope(**scope),
-        }
-        return GovernResult.model_validate(
-            await self._request("POST", "/v1/hmg/govern", body=_drop_none(body))
-        )
-
-    async def handoff(self, summary: str, **scope: str | None) -> HandoffResult:
-        body = {"summary": summary, **self._scope(**scope)}
-        return HandoffResult.model_validate(
-            await self._request("POST", "/v1/hmg/handoff", body=body)
-        )
-
-    async def session_context(self, **scope: str | None) -> SessionContext:
-        return SessionContext.model_validate(
-            await self._request("POST", "/v1/hmg/context", body=self._scope(**scope))
-        )
-
-    async def history(self, atom_id: str, **scope: str | None) -> HistoryResult:
-        data = await self._request(
-            "GET", f"/v1/hmg/history/{quote(atom_id, safe='')}", params=self._scope(**scope)
-        )
-        return HistoryResult.model_validate(data)
-
-    async def stats(self, **scope: str | None) -> Stats:
-        return Stats.model_validate(
-            await self._request("GET", "/v1/hmg/stats", params=self._scope(**scope))
-        )
-
-    async def purge(self, *, progress: Progress | None = None) -> None:
-        """``progress`` is not reported over HTTP: the server rewrites its store by itself."""
-        await self._request("POST", "/v1/hmg/purge")
-
-    # -- MemHub operations ------------------------------------------------------------
-
-    async def add(
-        self,
-        content: str | None = None,
-        messages: list[Any] | None = None,
-        *,
-        user_id: str,
-        app_id: str | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        workspace_id: str | None = None,
-        branch: str | None = None,
-        metadata: dict[str, Any] | None = None,
-        occurred_at: str | None = None,
-    ) -> WriteResult:
-        s = self._user_scope(
-            user_id=user_id,
-            app_id=app_id,
-            agent_id=agent_id,
-            session_id=session_id,
-            workspace=workspace_id,
-            branch=branch,
-        )
-        workspace = s.pop("workspace", None)
-        if workspace is not None:  # None is dropped from the body anyway
-            s["workspace_id"] = workspace
-        body = {
-            "content": content,
-            "messages": None if messages is None else [_message(m) for m in messages],
-            "metadata": metadata,
-            "occurred_at": occurred_at,
-            **s,
-        }
-        return WriteResult.model_validate(
-            await self._request("POST", "/v1/memories/", body=_drop_none(body))
-        )
-
-    async def search(
-        self,
-        query: str,
-        *,
-        user_id: str,
-        app_ids: list[str] | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        limit: int = 10,
-        procedure_limit: int = 0,
-        procedure_min_score: float = 0.0,
-        derived_context_limit: int | None = None,
-        filters: dict[str, Any] | None = None,
-    ) -> SearchResult:
-        s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
-        body = {
-            "query": query,
-            "user_id": user_id,
-            "app_ids": self._apps(app_ids),
-            "agent_id": s.get("agent_id"),
-            "session_id": s.get("session_id"),
-            "limit": limit,
-            "procedure_limit": procedure_limit,
-            "procedure_min_score": procedure_min_score,
-            "derived_context_limit": derived_context_limit,
-            "filters": filters,
-        }
-        return SearchResult.model_validate(
-            await self._request("POST", "/v1/memories/search", body=_drop_none(body))
-        )
-
-    async def search_conversation(
-        self,
-        query: str,
-        *,
-        user_id: str,
-        app_ids: list[str] | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        limit: int = 10,
-    ) -> ConversationResult:
-        s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
-        body = {
-            "query": query,
-            "user_id": user_id,
-            "app_ids": self._apps(app_ids),
-            "agent_id": s.get("agent_id"),
-            "session_id": s.get("session_id"),
-            "limit": limit,
-        }
-        data = await self._request(
-            "POST", "/v1/memories/search-conversation", body=_drop_none(body)
-        )
-        return ConversationResult.model_validate(data)
-
-    async def conversation(
-        self,
-        *,
-        user_id: str,
-        session_id: str,
-        app_ids: list[str] | None = None,
-        agent_id: str | None = None,
-        limit: int = 1000,
-    ) -> ConversationResult:
-        s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
-        body = {
-            "user_id": user_id,
-            "app_ids": self._apps(app_ids),
-            "agent_id": s.get("agent_id"),
-            "session_id": s.get("session_id"),
-            "limit": limit,
-        }
-        data = await self._request("POST", "/v1/memories/conversation", body=_drop_none(body))
-        return ConversationResult.model_validate(data)
-
-    async def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:
-        data = await self._request(
-            "GET", f"/v1/memories/{quote(memory_id, safe='')}", params={"user_id": user_id}
-        )
-        return MemoryItem.model_validate(data)
-
-    async def list(
-        self,
-        *,
-        user_id: str,
-        app_ids: list[str] | None = None,
-        agent_id: str | None = None,
-        session_id: str | None = None,
-        include_history: bool = False,
-        limit: int = 1000,
-    ) -> list[MemoryItem]:
-        s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
-        params = {
-            "user_id": user_id,
-            "app_ids": self._apps(app_ids),
-            "agent_id": s.get("agent_id"),
-            "session_id": s.get("session_id"),
-            "include_history": include_history,
-            "limit": limit,
-        }
-        return [
-            MemoryItem.model_validate(m)
-            for m in await self._request("GET", "/v1/memories/", params=params)
-        ]
-
-    async def update(self, memory_id: str, content: str, *, user_id: str | None = None) -> str:
-        body = _drop_none({"content": content, "user_id": user_id})
-        return str(
-            (await self._request("PUT", f"/v1/memories/{quote(memory_id, safe='')}", body=body))[
-                "id"
-            ]
-        )
-
-    async def delete(self, memory_id: str, *, user_id: str | None = None) -> None:
-        await self._request(
-            "DELETE", f"/v1/memories/{quote(memory_id, safe='')}", params={"user_id": user_id}
-        )
-
-    async def forget_user(self, user_id: str, *, app_id: str | None = None) -> ForgetResult:
-        user_id = check_id(user_id, "user_id")  # an empty one would address another route
-        data = await self._request(
-            "DELETE", f"/v1/users/{quote(user_id, safe='')}", params={"app_id": app_id}
-        )
-        return ForgetResult.model_validate(data)
-
-    async def digest(self, *, mode: str | None = None) -> DigestResult:
-        data = await self._request("POST", "/v1/hmg/digest", body=_drop_none({"mode": mode}))
-        return DigestResult.model_validate(data)
+    add = over_http(MemoryClient.add, "POST /v1/memories/", scope="user")
+    search = over_http(MemoryClient.search, "POST /v1/memories/search", scope="user")
+    search_conversation = over_http(
+        MemoryClient.search_conversation, "POST /v1/memories/search-conversation", scope="user"
+    )
+    conversation = over_http(
+        MemoryClient.conversation, "POST /v1/memories/conversation", scope="user"
+    )
+    get = over_http(MemoryClient.get, "GET /v1/memories/{memory_id}")
+    list = over_http(MemoryClient.list, "GET /v1/memories/", scope="user")
+    update = over_http(MemoryClient.update, "PUT /v1/memories/{memory_id}", pick="id")
+    delete = over_http(MemoryClient.delete, "DELETE /v1/memories/{memory_id}")
+    forget_user = over_http(MemoryClient.forget_user, "DELETE /v1/users/{user_id}")
+    digest = over_http(MemoryClient.digest, "POST /v1/hmg/digest")
 
     # -- moving memories --------------------------------------------------------------
 
+    @implemented(MemoryClient.export)
     async def export(
         self,
         dest: _transfer.Dest,
-        *,
-        user_id: str | None = None,
-        app_id: str | None = None,
-        include_vectors: bool = False,
-        progress: Progress | None = None,
+        user_id: str | None,
+        app_id: str | None,
+        include_vectors: bool,
+        progress: Progress | None,
     ) -> ExportResult:
+        """A stream of ``GET /v1/export``, written to ``dest`` line by line."""
         progress = progress or Progress()
         if self._http is None:
             self._http = httpx.AsyncClient(**self._http_args)
@@ -620,20 +519,19 @@ class RemoteClient:
                             events += len(json.loads(line).get("events") or [])
                             progress.advance(1)
             except httpx.HTTPError as err:
-                unavailable = MemHubError(f"memhub server at {self.base_url} did not answer: {err}")
-                unavailable.code = "unavailable"
-                raise unavailable from err
+                raise _unreachable(self.base_url, err) from err
         return ExportResult(exported=exported, events=events, vectors=include_vectors)
 
+    @implemented(MemoryClient.import_)
     async def import_(
         self,
         source: _transfer.Source,
-        *,
-        from_: str = "memhub",
-        strict: bool = False,
-        include_deleted: bool = False,
-        progress: Progress | None = None,
+        from_: str,
+        strict: bool,
+        include_deleted: bool,
+        progress: Progress | None,
     ) -> ImportResult:
+        """``POST /v1/import`` of the lines in chunks well under the server's body limit."""
         progress = progress or Progress()
         lines = _transfer.lines_of(
             source, from_, include_deleted=include_deleted, app_id=self.scope.app_id
@@ -679,9 +577,7 @@ class RemoteClient:
                 headers={"Content-Type": "application/x-ndjson"},
             )
         except httpx.HTTPError as err:
-            unavailable = MemHubError(f"memhub server at {self.base_url} did not answer: {err}")
-            unavailable.code = "unavailable"
-            raise unavailable from err
+            raise _unreachable(self.base_url, err) from err
         if response.is_error:
             raise _error(response)
         part = ImportResult.model_validate(response.json())
@@ -707,20 +603,10 @@ class SyncRemoteClient(SyncFace):
 
     _client: RemoteClient
 
-    def __init__(
-        self,
-        base_url: str,
-        api_key: str | None = None,
-        *,
-        scope: Scope | None = None,
-        cwd: str | Path | None = None,
-        timeout: float = 30.0,
-        transport: httpx.AsyncBaseTransport | None = None,
-    ) -> None:
+    @constructor_of(RemoteClient)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._check_loop()
-        client = RemoteClient(
-            base_url, api_key, scope=scope, cwd=cwd, timeout=timeout, transport=transport
-        )
+        client = RemoteClient(*args, **kwargs)
         # a private owner loop: the HTTP pool belongs to the loop that made it
         self._attach(client, Owner("memhub-sync-remote"))
 

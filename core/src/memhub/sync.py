@@ -42,7 +42,7 @@ def blocking(
     return call
 
 
-def _constructor_of(
+def constructor_of(
     cls: Callable[P, Any],
 ) -> Callable[[Callable[..., None]], Callable[Concatenate[Any, P], None]]:
     """Give a face's ``__init__`` the signature (and type) of ``cls``'s, which it forwards to."""
@@ -169,7 +169,7 @@ class SyncMemoryClient(SyncFace):
 
     _client: MemoryClient
 
-    @_constructor_of(MemoryClient)
+    @constructor_of(MemoryClient)
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._check_loop()
         client = MemoryClient(*args, **kwargs)
