@@ -222,6 +222,14 @@ class Scenarios:
         assert after["snapshot_version"] > before["snapshot_version"]
         assert set(after["indexes"]) >= {"semantic", "keyword"}
 
+    async def test_stats_counts_one_scope_when_asked(self, server: Server):
+        await call(server, "memorize", content="发布前跑冒烟测试", user_id="stats-u1")
+        await call(server, "memorize", content="周五不发布", user_id="stats-u1")
+        await call(server, "memorize", content="日志保留 30 天", user_id="stats-u2")
+        mine = await call(server, "stats", user_id="stats-u1")
+        assert (mine["atoms"], mine["scope"]) == (2, {"user_id": "stats-u1"})
+        assert (await call(server, "stats"))["atoms"] >= 3
+
     async def test_memhub_errors_are_tool_errors_with_their_code(self, server: Server):
         text = await fail(server, "history", atom_id=MISSING)
         assert text.startswith("not_found:") and MISSING in text

@@ -10,10 +10,11 @@ with ``isError`` set and the error code first in the text, so the model can reac
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 from collections.abc import Awaitable, Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
@@ -84,8 +85,22 @@ def to_error(err: MemHubError) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True, _meta=meta)
 
 
-def _scope(**values: str | None) -> dict[str, str]:
-    return {k: v for k, v in values.items() if v is not None}
+def _forwarded(tool: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[CallToolResult]]:
+    """The tool runs the ``MemoryClient`` operation of its name with the arguments given.
+
+    A tool declares only what a model reads: each parameter's type and description, and
+    its own docstring. An argument left out (``None``) takes the operation's default;
+    ``tests/integrations/test_api_definition.py`` checks that every tool takes every
+    parameter of its operation, with the same defaults.
+    """
+    name = tool.__name__
+
+    @functools.wraps(tool)
+    async def run(self: MemoryTools, **arguments: Any) -> CallToolResult:
+        given = {k: v for k, v in arguments.items() if v is not None}
+        return await self._run(lambda client: getattr(client, name)(**given))
+
+    return run
 
 
 class MemoryTools:
@@ -102,6 +117,7 @@ class MemoryTools:
 
     # -- HMG: project memory (scope: this git repository and branch) -----------------
 
+    @_forwarded
     async def memorize(
         self,
         content: Content,
@@ -125,24 +141,8 @@ class MemoryTools:
         Do NOT use it to update or retract a stored memory: call correct on that atom (replace or
         negate), so only one version stays current. End-of-session summaries go to handoff; a
         user's chat conversation goes to add."""
-        return await self._run(
-            lambda c: c.memorize(
-                content,
-                epistemic=epistemic,
-                polarity=polarity,
-                source=source,
-                metadata=metadata,
-                **_scope(
-                    user_id=user_id,
-                    app_id=app_id,
-                    agent_id=agent_id,
-                    session_id=session_id,
-                    repository=repository,
-                    branch=branch,
-                ),
-            )
-        )
 
+    @_forwarded
     async def recall(
         self,
         query: Query,
@@ -162,21 +162,8 @@ class MemoryTools:
         governed ones never do), best first, each with the atom_id that correct, govern and
         history take. The scope is this server's git repository and branch (plus memories bound
         to none); pass repository="*" to search every project."""
-        return await self._run(
-            lambda c: c.recall(
-                query,
-                limit=limit,
-                **_scope(
-                    user_id=user_id,
-                    app_id=app_id,
-                    agent_id=agent_id,
-                    session_id=session_id,
-                    repository=repository,
-                    branch=branch,
-                ),
-            )
-        )
 
+    @_forwarded
     async def correct(
         self,
         target_atom: AtomId,
@@ -203,23 +190,8 @@ class MemoryTools:
         There is no undo: to repair a wrong negate or replace, "replace" that atom again with
         the right content. Prefer this over memorize for anything already stored. correct never
         destroys content; if content must disappear (e.g. a leaked password), use govern."""
-        return await self._run(
-            lambda c: c.correct(
-                target_atom,
-                action,
-                reason,
-                new_content,
-                **_scope(
-                    user_id=user_id,
-                    app_id=app_id,
-                    agent_id=agent_id,
-                    session_id=session_id,
-                    repository=repository,
-                    branch=branch,
-                ),
-            )
-        )
 
+    @_forwarded
     async def govern(
         self,
         target_atom: AtomId,
@@ -251,23 +223,8 @@ sealed.
         secret in prose ("数据库密码是 pg_admin_123"): govern those. Merely outdated memories
         are corrected (negate/replace), not governed. seal, tombstone and derive_lesson cannot
         be undone: do them when the user asks or the content must not exist."""
-        return await self._run(
-            lambda c: c.govern(
-                target_atom,
-                action,
-                reason,
-                lesson_content,
-                **_scope(
-                    user_id=user_id,
-                    app_id=app_id,
-                    agent_id=agent_id,
-                    session_id=session_id,
-                    repository=repository,
-                    branch=branch,
-                ),
-            )
-        )
 
+    @_forwarded
     async def handoff(
         self,
         summary: Annotated[
@@ -286,20 +243,8 @@ sealed.
         并发刷新可能有竞态。下一步：给 session 模块补集成测试。" The next session sees the latest
         handoff first in the session_context prompt (resource memhub://session-context).
         Individual facts belong in memorize; handoff is the whole session's state."""
-        return await self._run(
-            lambda c: c.handoff(
-                summary,
-                **_scope(
-                    user_id=user_id,
-                    app_id=app_id,
-                    agent_id=agent_id,
-                    session_id=session_id,
-                    repository=repository,
-                    branch=branch,
-                ),
-            )
-        )
 
+    @_forwarded
     async def history(
         self,
         atom_id: AtomId,
@@ -314,27 +259,25 @@ sealed.
         superseded_by), related lessons, and every exposure, certainty and status change with
         its reason, time and actor. Governed content is never shown. Use it when the user asks
         how or why a memory changed; normal work does not need it (use recall to find memories)."""
-        return await self._run(
-            lambda c: c.history(
-                atom_id,
-                **_scope(
-                    user_id=user_id,
-                    app_id=app_id,
-                    agent_id=agent_id,
-                    session_id=session_id,
-                    repository=repository,
-                    branch=branch,
-                ),
-            )
-        )
 
-    async def stats(self) -> Annotated[CallToolResult, Stats]:
+    @_forwarded
+    async def stats(
+        self,
+        user_id: UserId = None,
+        app_id: AppId = None,
+        agent_id: AgentId = None,
+        session_id: SessionId = None,
+        repository: Repository = None,
+        branch: Branch = None,
+    ) -> Annotated[CallToolResult, Stats]:
         """Counts of what the store holds: atoms, edges, per-index counts, snapshot_version.
-        For diagnostics or when the user asks how much is stored; it returns no memory text."""
-        return await self._run(lambda c: c.stats())
+        For diagnostics or when the user asks how much is stored; it returns no memory text.
+        Without arguments it counts everything; given user_id, repository, ... it counts only
+        the memories stored with exactly those."""
 
     # -- MemHub: a user's conversational memory (user_id required) -------------------
 
+    @_forwarded
     async def add(
         self,
         user_id: RequiredUserId,
@@ -364,21 +307,8 @@ sealed.
         Call it once at the end of a conversation (or every few turns) with the whole exchange,
         not after every message. System messages are dropped and tool outputs never stored.
         Decisions about the current code project fit memorize better."""
-        return await self._run(
-            lambda c: c.add(
-                content,
-                messages,
-                user_id=user_id,
-                app_id=app_id,
-                agent_id=agent_id,
-                session_id=session_id,
-                workspace_id=workspace_id,
-                branch=branch,
-                metadata=metadata,
-                occurred_at=occurred_at,
-            )
-        )
 
+    @_forwarded
     async def search(
         self,
         query: Annotated[str, Field(description="The user's message or the topic to look up.")],
@@ -408,21 +338,8 @@ sealed.
         from coding sessions, e.g. for "SQLite database is locked 怎么解决". Raw turns are not
         returned: use search_conversation to check what was literally said. Decisions stored
         with memorize are found with recall."""
-        return await self._run(
-            lambda c: c.search(
-                query,
-                user_id=user_id,
-                app_ids=app_ids,
-                agent_id=agent_id,
-                session_id=session_id,
-                limit=limit,
-                procedure_limit=procedure_limit,
-                procedure_min_score=procedure_min_score,
-                derived_context_limit=derived_context_limit,
-                filters=filters,
-            )
-        )
 
+    @_forwarded
     async def search_conversation(
         self,
         query: Annotated[str, Field(description="Words or a topic from the conversation.")],
@@ -435,16 +352,6 @@ sealed.
         """Search the raw conversation turns a user had (as written with add), to check what was
         literally said and when: exact wording, dates, who said it. Governed content never
         appears. For what memhub knows about the user, use search instead."""
-        return await self._run(
-            lambda c: c.search_conversation(
-                query,
-                user_id=user_id,
-                app_ids=app_ids,
-                agent_id=agent_id,
-                session_id=session_id,
-                limit=limit,
-            )
-        )
 
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
