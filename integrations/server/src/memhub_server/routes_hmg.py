@@ -1,9 +1,9 @@
 """The HMG face: ``/v1/hmg`` (memorize, recall, correct, govern, handoff, context, history, stats,
 purge) and ``digest`` (dual mode).
 
-Each route is the SDK call of the same name; the scope fields (``user_id``,
-``repository``, ``branch``, ...) are its ``**scope`` keyword arguments. There is no
-``tenant`` field: the API key decides it.
+Each route is the SDK call of the same name, its body (or query) the call's keyword
+arguments (``Body.arguments``); the scope fields (``user_id``, ``repository``,
+``branch``, ...) are its ``**scope``. There is no ``tenant`` field: the API key decides it.
 """
 
 from __future__ import annotations
@@ -46,19 +46,12 @@ AtomId = Annotated[str, Path(min_length=1, max_length=MAX_ID, description="an at
 @router.post("/memorize", response_model=MemorizeResult, summary="store one fact")
 async def memorize(body: MemorizeRequest, client: Client) -> MemorizeResult:
     """Secrets are redacted first; a duplicate in the scope is a ``no_op``."""
-    return await client.memorize(
-        body.content,
-        epistemic=body.epistemic,
-        polarity=body.polarity,
-        source=body.source,
-        metadata=body.metadata,
-        **body.scope(),
-    )
+    return await client.memorize(**body.arguments())
 
 
 @router.post("/recall", response_model=RecallResult, summary="hybrid search over current memories")
 async def recall(body: RecallRequest, client: Client) -> RecallResult:
-    return await client.recall(body.query, limit=body.limit, **body.scope())
+    return await client.recall(**body.arguments())
 
 
 @router.post("/correct", response_model=CorrectResult, summary="change what is believed")
@@ -66,9 +59,7 @@ async def correct(body: CorrectRequest, client: Client) -> CorrectResult:
     """``replace`` (needs ``new_content``), ``negate``, ``confirm_actual``, ``confirm_necessary``,
     ``demote``.
     """
-    return await client.correct(
-        body.target_atom, body.action, body.reason, body.new_content, **body.scope()
-    )
+    return await client.correct(**body.arguments())
 
 
 @router.post("/govern", response_model=GovernResult, summary="change whether it may exist")
@@ -76,22 +67,20 @@ async def govern(body: GovernRequest, client: Client) -> GovernResult:
     """``quarantine``/``release``, ``seal``, ``tombstone``, ``derive_lesson`` (needs
     ``lesson_content``).
     """
-    return await client.govern(
-        body.target_atom, body.action, body.reason, body.lesson_content, **body.scope()
-    )
+    return await client.govern(**body.arguments())
 
 
 @router.post(
     "/handoff", response_model=HandoffResult, summary="leave a summary for the next session"
 )
 async def handoff(body: HandoffRequest, client: Client) -> HandoffResult:
-    return await client.handoff(body.summary, **body.scope())
+    return await client.handoff(**body.arguments())
 
 
 @router.post("/context", response_model=SessionContext, summary="session-start context")
 async def context(body: ScopeFields, client: Client) -> SessionContext:
     """The latest handoff first, then the scope's ``necessary`` constraints."""
-    return await client.session_context(**body.scope())
+    return await client.session_context(**body.arguments())
 
 
 @router.get(
@@ -100,12 +89,12 @@ async def context(body: ScopeFields, client: Client) -> SessionContext:
 async def history(
     atom_id: AtomId, scope: Annotated[ScopeQuery, Query()], client: Client
 ) -> HistoryResult:
-    return await client.history(atom_id, **scope.scope())
+    return await client.history(atom_id, **scope.arguments())
 
 
 @router.get("/stats", response_model=Stats, summary="what the tenant's store holds")
 async def stats(scope: Annotated[ScopeQuery, Query()], client: Client) -> Stats:
-    return await client.stats(**scope.scope())
+    return await client.stats(**scope.arguments())
 
 
 @router.post(
@@ -137,4 +126,4 @@ async def digest(body: DigestRequest, client: Client) -> DigestResult:
     """Processes the tenant's scopes written since the last digest; ``processed`` is
     0 in system1.
     """
-    return await client.digest(mode=body.mode)
+    return await client.digest(**body.arguments())

@@ -1,7 +1,8 @@
 """The MemHub face: ``/v1/memories`` (add, search, search-conversation, get, list, update, delete)
 and ``/v1/users`` (forget a user).
 
-Each route is the SDK call of the same name, in the tenant of the request's key. Like
+Each route is the SDK call of the same name, in the tenant of the request's key; its body
+(or query) is the call's keyword arguments (``Body.arguments``). Like
 the SDK's MemHub calls, these are user-centric: no git checkout binds or narrows them.
 """
 
@@ -39,36 +40,14 @@ AppQuery = Annotated[Id | None, Query(description="only this app's memories; def
 async def add(body: AddRequest, svc: Service, tenant: Tenant) -> WriteResult:
     """L0 raw records, extracted facts and profile items, reconciled with what is known."""
     client = await svc.client(tenant)
-    return await client.add(
-        body.content,
-        body.sdk_messages(),
-        user_id=body.user_id,
-        app_id=body.app_id,
-        agent_id=body.agent_id,
-        session_id=body.session_id,
-        workspace_id=body.workspace_id,
-        branch=body.branch,
-        metadata=body.metadata,
-        occurred_at=body.occurred_at,
-    )
+    return await client.add(**body.arguments())
 
 
 @router.post("/search", response_model=SearchResult, summary="search current memories, grouped")
 async def search(body: SearchRequest, svc: Service, tenant: Tenant) -> SearchResult:
     """``profile`` / ``proactive`` / ``normal`` (+ ``procedures``, ``derived`` when asked)."""
     client = await svc.client(tenant)
-    return await client.search(
-        body.query,
-        user_id=body.user_id,
-        app_ids=body.app_ids,
-        agent_id=body.agent_id,
-        session_id=body.session_id,
-        limit=body.limit,
-        procedure_limit=body.procedure_limit,
-        procedure_min_score=body.procedure_min_score,
-        derived_context_limit=body.derived_context_limit,
-        filters=body.filters,
-    )
+    return await client.search(**body.arguments())
 
 
 @router.post(
@@ -79,14 +58,7 @@ async def search_conversation(
 ) -> ConversationResult:
     """What was actually said (L0); governed text is never returned."""
     client = await svc.client(tenant)
-    return await client.search_conversation(
-        body.query,
-        user_id=body.user_id,
-        app_ids=body.app_ids,
-        agent_id=body.agent_id,
-        session_id=body.session_id,
-        limit=body.limit,
-    )
+    return await client.search_conversation(**body.arguments())
 
 
 @router.post("/conversation", response_model=ConversationResult, summary="a session's raw turns")
@@ -95,13 +67,7 @@ async def conversation(
 ) -> ConversationResult:
     """A session's raw turns (L0) in the order they were said; governed text is never returned."""
     client = await svc.client(tenant)
-    return await client.conversation(
-        user_id=body.user_id,
-        session_id=body.session_id,
-        app_ids=body.app_ids,
-        agent_id=body.agent_id,
-        limit=body.limit,
-    )
+    return await client.conversation(**body.arguments())
 
 
 @router.get("/", response_model=list[MemoryItem], summary="list a user's memories")
@@ -110,14 +76,7 @@ async def list_memories(
 ) -> list[MemoryItem]:
     """Newest first; ``include_history`` adds replaced and deleted versions."""
     client = await svc.client(tenant)
-    return await client.list(
-        user_id=query.user_id,
-        app_ids=query.app_ids,
-        agent_id=query.agent_id,
-        session_id=query.session_id,
-        include_history=query.include_history,
-        limit=query.limit,
-    )
+    return await client.list(**query.arguments())
 
 
 @router.get("/{memory_id}", response_model=MemoryItem, summary="get one memory")
@@ -128,7 +87,7 @@ async def get(memory_id: MemoryId, client: Client, user_id: UserQuery = None) ->
 @router.put("/{memory_id}", response_model=UpdateResult, summary="write a new version")
 async def update(memory_id: MemoryId, body: UpdateRequest, client: Client) -> UpdateResult:
     """The old version stays in the evolution chain; the answer carries the new id."""
-    new_id = await client.update(memory_id, body.content, user_id=body.user_id)
+    new_id = await client.update(memory_id, **body.arguments())
     return UpdateResult(id=new_id, replaces=memory_id)
 
 

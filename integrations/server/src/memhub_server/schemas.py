@@ -91,6 +91,12 @@ class Body(BaseModel):
         _check_json(self.model_dump())
         return self
 
+    def arguments(self) -> dict[str, Any]:
+        """The SDK call's keyword arguments: the fields, named as its parameters, that were
+        given. One left out takes the SDK's default, which is the field's own default
+        (``tests/integrations/test_api_definition.py`` checks both)."""
+        return self.model_dump(exclude_none=True)
+
 
 class ScopeFields(Body):
     """Where the memory belongs. The tenant is never a field: the API key decides it."""
@@ -102,9 +108,6 @@ class ScopeFields(Body):
     workspace: Id | None = None
     repository: Id | None = Field(None, description="'*' widens a read across repositories")
     branch: Id | None = Field(None, description="'*' widens a read across branches")
-
-    def scope(self) -> dict[str, str]:
-        return {k: v for k in ScopeFields.model_fields if (v := getattr(self, k)) is not None}
 
 
 class ScopeQuery(ScopeFields):
@@ -210,11 +213,6 @@ class AddRequest(Body):
         if (self.content is None) == (self.messages is None):
             raise ValueError("pass exactly one of content or messages")
         return self
-
-    def sdk_messages(self) -> list[dict[str, Any]] | None:
-        if self.messages is None:
-            return None
-        return [m.model_dump(exclude_none=True) for m in self.messages]
 
 
 class _ReadScope(Body):
