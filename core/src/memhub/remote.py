@@ -27,7 +27,7 @@ import json
 import os
 import string
 import typing
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, cast
@@ -46,8 +46,9 @@ from memhub.models import (
     ImportResult,
 )
 from memhub.progress import Progress
+from memhub.records import Records
 from memhub.scope import SCOPE_KEYS, Scope, check_id, checked, git_scope
-from memhub.store.base import StoredPoint, Where
+from memhub.store.base import StoredPoint
 from memhub.store.codec import point_from_json, point_to_json, where_to_json
 from memhub.sync import SyncFace, constructor_of
 
@@ -274,6 +275,47 @@ def _unreachable(base_url: str, err: httpx.HTTPError) -> MemHubError:
     return unavailable
 
 
+def over_records(
+    operation: Callable[Concatenate[Records, P], Coroutine[Any, Any, T]],
+    decode: Callable[[Any], T] | None = None,
+) -> Callable[Concatenate[RemoteRecords, P], Coroutine[Any, Any, T]]:
+    """One :class:`memhub.records.Records` call as ``POST /v1/records/<call>``: the same
+    signature and docs, the arguments by name as JSON, the answer through ``decode``."""
+    name = operation.__name__
+    signature = inspect.signature(operation)
+
+    @functools.wraps(operation)
+    async def call(self: RemoteRecords, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        body = {k: _record_json(k, v) for k, v in bound.arguments.items() if k != "self"}
+        data = await self._client._request("POST", f"/v1/records/{name}", body=body)
+        return cast(T, None) if decode is None else decode(data)
+
+    call.__qualname__ = f"RemoteRecords.{name}"
+    return call
+
+
+def _record_json(name: str, value: Any) -> Any:
+    if name in ("where", "only_if"):
+        return where_to_json(value)
+    if name == "points":
+        return [point_to_json(p) for p in value]
+    return list(value) if isinstance(value, list | tuple) else value
+
+
+def _points(data: Any) -> list[StoredPoint]:
+    return [point_from_json(p) for p in data]
+
+
+def _page(data: Any) -> tuple[list[StoredPoint], str | None]:
+    return _points(data["points"]), data["next"]
+
+
+def _hits(data: Any) -> list[tuple[dict[str, Any], float]]:
+    return [(h["payload"], float(h["score"])) for h in data]
+
+
 class RemoteRecords:
     """:class:`memhub.records.Records` over HTTP: ``POST /v1/records/<call>``; the key sets the
     tenant.
@@ -282,62 +324,13 @@ class RemoteRecords:
     def __init__(self, client: RemoteClient) -> None:
         self._client = client
 
-    async def _call(self, name: str, **body: Any) -> Any:
-        return await self._client._request("POST", f"/v1/records/{name}", body=body)
-
-    async def get(
-        self, collection: str, ids: Sequence[str], *, with_vectors: bool = False
-    ) -> list[StoredPoint]:
-        found = await self._call(
-            "get", collection=collection, ids=list(ids), with_vectors=with_vectors
-        )
-        return [point_from_json(p) for p in found]
-
-    async def scroll(
-        self,
-        collection: str,
-        where: Where | None = None,
-        *,
-        limit: int = 256,
-        offset: str | None = None,
-        order_by: str | None = None,
-        descending: bool = False,
-    ) -> tuple[list[StoredPoint], str | None]:
-        page = await self._call(
-            "scroll",
-            collection=collection,
-            where=where_to_json(where),
-            limit=limit,
-            offset=offset,
-            order_by=order_by,
-            descending=descending,
-        )
-        return [point_from_json(p) for p in page["points"]], page["next"]
-
-    async def count(self, collection: str, where: Where | None = None) -> int:
-        return int(await self._call("count", collection=collection, where=where_to_json(where)))
-
-    async def put(
-        self, collection: str, points: Sequence[StoredPoint], *, only_if: Where | None = None
-    ) -> None:
-        await self._call(
-            "put",
-            collection=collection,
-            points=[point_to_json(p) for p in points],
-            only_if=where_to_json(only_if),
-        )
-
-    async def insert(self, payloads: Sequence[dict[str, Any]], texts: Sequence[str | None]) -> None:
-        await self._call("insert", payloads=list(payloads), texts=list(texts))
-
-    async def delete(self, collection: str, ids: Sequence[str]) -> None:
-        await self._call("delete", collection=collection, ids=list(ids))
-
-    async def search(
-        self, query: str, where: Where, limit: int
-    ) -> list[tuple[dict[str, Any], float]]:
-        hits = await self._call("search", query=query, where=where_to_json(where), limit=limit)
-        return [(h["payload"], float(h["score"])) for h in hits]
+    get = over_records(Records.get, _points)
+    scroll = over_records(Records.scroll, _page)
+    count = over_records(Records.count, int)
+    put = over_records(Records.put)
+    insert = over_records(Records.insert)
+    delete = over_records(Records.delete)
+    search = over_records(Records.search, _hits)
 
 
 class RemoteClient:
