@@ -37,7 +37,7 @@ REST_ONLY = {"import_": {"first_line"}}  # where a chunk of an import starts, fo
 # Operations that are deliberately not MCP tools, and why.
 NOT_TOOLS = {
     "session_context": "served as the session_context prompt and memhub://session-context",
-    "conversation": "the raw turns of a session are for chat UIs; search_conversation serves models",
+    "conversation": "a session's raw turns are for chat UIs; search_conversation serves models",
     "get": "models find memories with recall and search",
     "list": "models find memories with recall and search",
     "update": "models change memories with correct, which keeps the audit trail",

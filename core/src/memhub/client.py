@@ -261,6 +261,7 @@ class MemoryClient:
     @_hub_aware
     async def memorize(
         self,
+        /,
         content: str,
         *,
         epistemic: str | None = None,
@@ -286,7 +287,7 @@ class MemoryClient:
         )
 
     @_hub_aware
-    async def recall(self, query: str, *, limit: int = 10, **scope: str | None) -> RecallResult:
+    async def recall(self, /, query: str, *, limit: int = 10, **scope: str | None) -> RecallResult:
         """Hybrid search (dense + BM25, RRF) over current, visible memories of the scope.
 
         Pass ``repository="*"`` to search every project (and any branch of it, unless
@@ -301,6 +302,7 @@ class MemoryClient:
     @_hub_aware
     async def correct(
         self,
+        /,
         target_atom: str,
         action: str,
         reason: str,
@@ -316,6 +318,7 @@ class MemoryClient:
     @_hub_aware
     async def govern(
         self,
+        /,
         target_atom: str,
         action: str,
         reason: str,
@@ -333,19 +336,19 @@ class MemoryClient:
         return await hmg.govern(self.engine, target_atom, action, reason, s, lesson_content)
 
     @_hub_aware
-    async def handoff(self, summary: str, **scope: str | None) -> HandoffResult:
+    async def handoff(self, /, summary: str, **scope: str | None) -> HandoffResult:
         """Leave a summary for the next session of this scope."""
         s = await self._ready(**scope)
         return await hmg.handoff(self.engine, summary, s)
 
     @_hub_aware
-    async def session_context(self, **scope: str | None) -> SessionContext:
+    async def session_context(self, /, **scope: str | None) -> SessionContext:
         """The latest handoff first, then the scope's ``necessary`` constraints."""
         s = await self._ready(**scope)
         return await hmg.session_context(self.engine, s)
 
     @_hub_aware
-    async def history(self, atom_id: str, **scope: str | None) -> HistoryResult:
+    async def history(self, /, atom_id: str, **scope: str | None) -> HistoryResult:
         """The audit trail of one memory: current state, relations and every step
         with its reason.
         """
@@ -353,7 +356,7 @@ class MemoryClient:
         return await hmg.history(self.engine, atom_id, s)
 
     @_hub_aware
-    async def stats(self, **scope: str | None) -> Stats:
+    async def stats(self, /, **scope: str | None) -> Stats:
         """Counts for the tenant, or, given scope keys (``user_id="alice"``, ``repository=…``),
         for the memories stored with exactly those."""
         s = await self._ready(**scope)
