@@ -85,22 +85,47 @@ def to_error(err: MemHubError) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True, _meta=meta)
 
 
-def _forwarded(tool: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[CallToolResult]]:
+# The scope of the HMG tools, flat (see memhub_mcp._params), after each tool's own parameters.
+_SCOPE = [
+    inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=kind)
+    for name, kind in (
+        ("user_id", UserId),
+        ("app_id", AppId),
+        ("agent_id", AgentId),
+        ("session_id", SessionId),
+        ("repository", Repository),
+        ("branch", Branch),
+    )
+]
+
+
+def _forwarded(
+    *, scoped: bool = False
+) -> Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[CallToolResult]]]:
     """The tool runs the ``MemoryClient`` operation of its name with the arguments given.
 
     A tool declares only what a model reads: each parameter's type and description, and
-    its own docstring. An argument left out (``None``) takes the operation's default;
-    ``tests/integrations/test_api_definition.py`` checks that every tool takes every
-    parameter of its operation, with the same defaults.
+    its own docstring; ``scoped`` adds the HMG scope parameters. An argument left out
+    (``None``) takes the operation's default; ``tests/integrations/test_api_definition.py``
+    checks that every tool takes every parameter of its operation, with the same defaults.
     """
-    name = tool.__name__
 
-    @functools.wraps(tool)
-    async def run(self: MemoryTools, **arguments: Any) -> CallToolResult:
-        given = {k: v for k, v in arguments.items() if v is not None}
-        return await self._run(lambda client: getattr(client, name)(**given))
+    def forward(tool: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[CallToolResult]]:
+        name = tool.__name__
 
-    return run
+        @functools.wraps(tool)
+        async def run(self: MemoryTools, **arguments: Any) -> CallToolResult:
+            given = {k: v for k, v in arguments.items() if v is not None}
+            return await self._run(lambda client: getattr(client, name)(**given))
+
+        if scoped:  # the MCP SDK reads a tool's parameters from inspect.signature
+            signature = inspect.signature(tool, eval_str=True)
+            params = [*signature.parameters.values(), *_SCOPE]
+            # a function's __signature__ is inspect's hook, not a declared attribute
+            run.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+        return run
+
+    return forward
 
 
 class MemoryTools:
@@ -117,7 +142,7 @@ class MemoryTools:
 
     # -- HMG: project memory (scope: this git repository and branch) -----------------
 
-    @_forwarded
+    @_forwarded(scoped=True)
     async def memorize(
         self,
         content: Content,
@@ -125,12 +150,6 @@ class MemoryTools:
         polarity: Polarity = None,
         source: Source = "agent",
         metadata: Metadata = None,
-        user_id: UserId = None,
-        app_id: AppId = None,
-        agent_id: AgentId = None,
-        session_id: SessionId = None,
-        repository: Repository = None,
-        branch: Branch = None,
     ) -> Annotated[CallToolResult, MemorizeResult]:
         """Store ONE durable fact, decision or constraint so later sessions can recall it,
         e.g. "项目用 PostgreSQL 16 做主数据库，不用 MongoDB". Call it when something is decided or
@@ -142,17 +161,11 @@ class MemoryTools:
         negate), so only one version stays current. End-of-session summaries go to handoff; a
         user's chat conversation goes to add."""
 
-    @_forwarded
+    @_forwarded(scoped=True)
     async def recall(
         self,
         query: Query,
         limit: Limit = 10,
-        user_id: UserId = None,
-        app_id: AppId = None,
-        agent_id: AgentId = None,
-        session_id: SessionId = None,
-        repository: Repository = None,
-        branch: Branch = None,
     ) -> Annotated[CallToolResult, RecallResult]:
         """Find stored memories (facts, decisions, constraints, lessons) of this project, by
         keyword + semantic search. Call it before answering a question about earlier decisions
@@ -163,7 +176,7 @@ class MemoryTools:
         history take. The scope is this server's git repository and branch (plus memories bound
         to none); pass repository="*" to search every project."""
 
-    @_forwarded
+    @_forwarded(scoped=True)
     async def correct(
         self,
         target_atom: AtomId,
@@ -172,12 +185,6 @@ class MemoryTools:
         new_content: Annotated[
             str | None, Field(description="The new version's full text (replace only).")
         ] = None,
-        user_id: UserId = None,
-        app_id: AppId = None,
-        agent_id: AgentId = None,
-        session_id: SessionId = None,
-        repository: Repository = None,
-        branch: Branch = None,
     ) -> Annotated[CallToolResult, CorrectResult]:
         """Change what is BELIEVED about one memory. The content must change -> "replace" with
         new_content: a new version supersedes the old one and recall returns only the new one
@@ -191,7 +198,7 @@ class MemoryTools:
         the right content. Prefer this over memorize for anything already stored. correct never
         destroys content; if content must disappear (e.g. a leaked password), use govern."""
 
-    @_forwarded
+    @_forwarded(scoped=True)
     async def govern(
         self,
         target_atom: AtomId,
@@ -201,12 +208,6 @@ class MemoryTools:
             str | None,
             Field(description="The reusable lesson, without the secret (derive_lesson only)."),
         ] = None,
-        user_id: UserId = None,
-        app_id: AppId = None,
-        agent_id: AgentId = None,
-        session_id: SessionId = None,
-        repository: Repository = None,
-        branch: Branch = None,
     ) -> Annotated[CallToolResult, GovernResult]:
         """Change whether a memory may EXIST (correct changes what is believed; govern changes
         existence). "quarantine": hide it from every read, content kept, reversible with
@@ -224,18 +225,12 @@ sealed.
         are corrected (negate/replace), not governed. seal, tombstone and derive_lesson cannot
         be undone: do them when the user asks or the content must not exist."""
 
-    @_forwarded
+    @_forwarded(scoped=True)
     async def handoff(
         self,
         summary: Annotated[
             str, Field(description="What was done, why, open risks and the next steps.")
         ],
-        user_id: UserId = None,
-        app_id: AppId = None,
-        agent_id: AgentId = None,
-        session_id: SessionId = None,
-        repository: Repository = None,
-        branch: Branch = None,
     ) -> Annotated[CallToolResult, HandoffResult]:
         """Leave a summary for the NEXT session of this project. Call it once at the end of a
         session (or before the context is lost): what was done and why, open risks, next steps,
@@ -244,31 +239,19 @@ sealed.
         handoff first in the session_context prompt (resource memhub://session-context).
         Individual facts belong in memorize; handoff is the whole session's state."""
 
-    @_forwarded
+    @_forwarded(scoped=True)
     async def history(
         self,
         atom_id: AtomId,
-        user_id: UserId = None,
-        app_id: AppId = None,
-        agent_id: AgentId = None,
-        session_id: SessionId = None,
-        repository: Repository = None,
-        branch: Branch = None,
     ) -> Annotated[CallToolResult, HistoryResult]:
         """The audit trail of one memory: its current state, the version chain (supersedes,
         superseded_by), related lessons, and every exposure, certainty and status change with
         its reason, time and actor. Governed content is never shown. Use it when the user asks
         how or why a memory changed; normal work does not need it (use recall to find memories)."""
 
-    @_forwarded
+    @_forwarded(scoped=True)
     async def stats(
         self,
-        user_id: UserId = None,
-        app_id: AppId = None,
-        agent_id: AgentId = None,
-        session_id: SessionId = None,
-        repository: Repository = None,
-        branch: Branch = None,
     ) -> Annotated[CallToolResult, Stats]:
         """Counts of what the store holds: atoms, edges, per-index counts, snapshot_version.
         For diagnostics or when the user asks how much is stored; it returns no memory text.
@@ -277,7 +260,7 @@ sealed.
 
     # -- MemHub: a user's conversational memory (user_id required) -------------------
 
-    @_forwarded
+    @_forwarded()
     async def add(
         self,
         user_id: RequiredUserId,
@@ -308,7 +291,7 @@ sealed.
         not after every message. System messages are dropped and tool outputs never stored.
         Decisions about the current code project fit memorize better."""
 
-    @_forwarded
+    @_forwarded()
     async def search(
         self,
         query: Annotated[str, Field(description="The user's message or the topic to look up.")],
@@ -339,7 +322,7 @@ sealed.
         returned: use search_conversation to check what was literally said. Decisions stored
         with memorize are found with recall."""
 
-    @_forwarded
+    @_forwarded()
     async def search_conversation(
         self,
         query: Annotated[str, Field(description="Words or a topic from the conversation.")],
