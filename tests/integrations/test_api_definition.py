@@ -135,7 +135,7 @@ def test_rest_routes_take_every_parameter_of_the_sdk_with_its_defaults(openapi):
         for extra in REST_ONLY.get(name, ()):
             fields.pop(extra, None)
         drift += _drift("REST", name, _sdk_parameters(name, signature), fields)
-    assert drift == []
+    assert not drift, "\n".join(drift)
 
 
 # -- MCP ---------------------------------------------------------------------------
@@ -160,7 +160,7 @@ async def test_mcp_tools_take_every_parameter_of_the_sdk_with_its_defaults(tools
         for key in MCP_FIXED:
             sdk.pop(key, None)
         drift += _drift("MCP", name, sdk, _schema_fields(tools[name]))
-    assert drift == []
+    assert not drift, "\n".join(drift)
 
 
 def test_the_drift_check_names_what_differs():
