@@ -19,11 +19,9 @@ def test_snapshot_version_counts_only_the_tenants_own_writes(api, api_b, uid):
     a, b = api, api_b
     before_a = a.get("/v1/hmg/stats").json()["snapshot_version"]
     before_b = b.get("/v1/hmg/stats").json()["snapshot_version"]
-    for i in range(3):
-        assert (
-            a.post("/v1/hmg/memorize", json={"content": f"tenant a fact {i} {uid}"}).status_code
-            == 200
-        )
+    # three unrelated facts: near-duplicates would be no_ops, which write nothing
+    for fact in ("logs are kept for 30 days", "deploys stop on Fridays", "the CI runs on ARM"):
+        assert a.post("/v1/hmg/memorize", json={"content": f"{fact} {uid}"}).status_code == 200
     assert a.get("/v1/hmg/stats").json()["snapshot_version"] == before_a + 3
     assert b.get("/v1/hmg/stats").json()["snapshot_version"] == before_b
     assert (
