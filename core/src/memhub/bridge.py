@@ -79,7 +79,7 @@ class MemHub:
             raise TypeError(
                 f"expected a memhub MemoryClient or SyncMemoryClient, got {type(client).__name__}"
             )
-        self.client: Any = client
+        self.client = client
         self.is_async = isinstance(client, MemoryClient) or (
             not isinstance(client, SyncFace) and inspect.iscoroutinefunction(client.search)
         )
