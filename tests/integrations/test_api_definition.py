@@ -4,12 +4,14 @@ The sync face and the remote client are derived from ``MemoryClient`` (their par
 are in ``tests/core/test_sync_client.py`` and ``tests/integrations/server/test_server_remote.py``).
 The REST routes and the MCP tools keep schemas of their own, written for their readers
 (limits, descriptions a model reads), so this test walks every operation and names each
-parameter a door lacks, adds, requires differently or defaults differently.
+parameter a door lacks, adds, requires differently or defaults differently, and each
+answer that is not the SDK's own model.
 """
 
 from __future__ import annotations
 
 import inspect
+import typing
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from memhub import MemoryClient, Settings
 from memhub.remote import ROUTES
 from memhub.scope import SCOPE_KEYS
 from memhub_mcp import TOOL_NAMES, build_server
+from memhub_mcp.tools import MemoryTools
 from memhub_server.app import create_app
 from memhub_server.auth import KeyStore
 
@@ -138,6 +141,32 @@ def test_rest_routes_take_every_parameter_of_the_sdk_with_its_defaults(openapi):
     assert not drift, "\n".join(drift)
 
 
+# What a route answers when the SDK call returns no model of its own.
+REST_ANSWERS = {"update": "UpdateResult", "delete": "DeleteResult", "purge": "PurgeResult"}
+
+
+def _model_name(returns: Any) -> str | None:
+    """The SDK model an operation returns (``list[X]``: X); ``None`` for a plain value."""
+    inner = typing.get_args(returns)[0] if typing.get_origin(returns) is list else returns
+    return getattr(inner, "__name__", None) if inspect.isclass(inner) else None
+
+
+def _returns(name: str) -> Any:
+    return typing.get_type_hints(getattr(MemoryClient, name))["return"]
+
+
+def test_rest_routes_answer_with_the_sdk_models(openapi):
+    drift = []
+    for name, route in sorted(ROUTES.items()):
+        expected = REST_ANSWERS.get(name) or _model_name(_returns(name))
+        answer = openapi["paths"][route.path][route.method.lower()]["responses"]["200"]
+        schema = answer["content"]["application/json"]["schema"]
+        ref = schema.get("$ref") or schema.get("items", {}).get("$ref", "")
+        if ref.rsplit("/", 1)[-1] != expected:
+            drift.append(f"REST {name}: answers {ref or schema}, the SDK returns {expected}")
+    assert not drift, "\n".join(drift)
+
+
 # -- MCP ---------------------------------------------------------------------------
 
 
@@ -161,6 +190,12 @@ async def test_mcp_tools_take_every_parameter_of_the_sdk_with_its_defaults(tools
             sdk.pop(key, None)
         drift += _drift("MCP", name, sdk, _schema_fields(tools[name]))
     assert not drift, "\n".join(drift)
+
+
+def test_mcp_tools_answer_with_the_sdk_models():
+    for name in TOOL_NAMES:
+        returns = typing.get_type_hints(getattr(MemoryTools, name), include_extras=True)["return"]
+        assert returns.__metadata__ == (_returns(name),), name  # the tool's outputSchema
 
 
 def test_the_drift_check_names_what_differs():
