@@ -7,7 +7,7 @@ from __future__ import annotations
 import qdrant_edge as qe
 
 from memhub.embed.bm25 import Bm25Encoder, cjk_terms
-from memhub.engine.write import dated_text
+from memhub.engine.conversation import dated_text
 
 
 def test_chinese_is_indexed_by_characters_and_bigrams():

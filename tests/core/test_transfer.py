@@ -10,7 +10,7 @@ import pytest
 
 from memhub import InvalidInputError, MemoryClient
 from memhub.engine import transfer
-from memhub.ids import new_id
+from memhub.ids import new_id, to_point_id
 from memhub.progress import Progress
 from memhub.testing import HashEmbedder
 
@@ -254,3 +254,35 @@ async def test_an_import_never_overwrites_what_the_store_holds(source, tmp_path)
     history = await c.history(forged["id"])
     assert history.current.content != "被改写的内容" and history.status_history == steps_before
     assert (await c.history(newcomer["id"])).status_history == []
+
+
+async def test_turns_come_back_indexed_with_their_context_whatever_the_line_order(
+    client, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(transfer, "BATCH", 1)  # a context turn in a later batch
+    written = await client.add(
+        messages=[
+            {"role": "user", "content": "What's the name of your dog?"},
+            {"role": "assistant", "content": "He's called Rex."},
+            {"role": "user", "content": "Cute! Mine is a cat."},
+        ],
+        user_id="alice",
+    )
+    path = tmp_path / "turns.jsonl"
+    await client.export(path)
+    header, *memories = path.read_text().splitlines()
+    # the turn after its context in the file, and before it: both indexed as written
+    path.write_text("\n".join([header, *reversed(memories)]) + "\n")
+    source = {
+        p.id: p
+        for p in await client.engine.store.retrieve(
+            "memories", [to_point_id(i) for i in written.raw_ids], with_vectors=True
+        )
+    }
+    async with MemoryClient(
+        storage_dir=tmp_path / "copy", embed=HashEmbedder(), cwd=tmp_path
+    ) as copy:
+        await copy.import_(path)
+        for point in await copy.engine.store.retrieve("memories", list(source), with_vectors=True):
+            assert point.sparse == source[point.id].sparse
+            assert point.dense == pytest.approx(source[point.id].dense)

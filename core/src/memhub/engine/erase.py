@@ -87,7 +87,7 @@ async def _erase(engine: Engine, payloads: list[Memory]) -> int:
     if memories:
         await engine.erase_reasons([m["id"] for m in memories], ERASED_REASON)
     for memory in memories:
-        await hide(engine, memory, "tombstoned", REASON, "tombstone")
+        await hide(engine, memory, "tombstoned", REASON, "tombstone", followers=False)
     if items:
         await engine.store.delete("memories", [to_point_id(p["id"]) for p in items])
     return len(memories) + sum(1 for p in items if p["layer"] == "item")

@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any, get_args
 
-from memhub.engine import reasons, transitions
+from memhub.engine import conversation, reasons, transitions
 from memhub.engine.core import PENDING_STEP, Engine
 from memhub.engine.filters import reconciling, visible
 from memhub.engine.lineage import lineage
@@ -524,11 +524,27 @@ async def _store_lesson(engine: Engine, source: Memory, text: str) -> str:
     return payload["id"]
 
 
-async def hide(engine: Engine, payload: Memory, exposure: str, reason: str, action: str) -> None:
-    """Change exposure; sealing and tombstoning drop the content and the vectors."""
+async def hide(
+    engine: Engine,
+    payload: Memory,
+    exposure: str,
+    reason: str,
+    action: str,
+    *,
+    followers: bool = True,
+) -> None:
+    """Change exposure; sealing and tombstoning drop the content and the vectors.
+
+    A raw turn sealed or tombstoned no longer gives its words to the turns indexed with it
+    (``memhub.engine.conversation``): they are indexed again, alone. ``followers=False``
+    skips that when they go too (``forget_user``: a context never leaves its user).
+    """
     if exposure in GOVERNED:
         await engine.update(payload, governed_remains(payload, exposure), replace=True)
         await engine.store.delete_vectors([to_point_id(payload["id"])])
+        if followers and payload.get("layer") == "raw":
+            after = await every(engine.store, "memories", conversation.followers(payload))
+            await conversation.reindex(engine, [as_memory(p.payload) for p in after])
     else:
         await engine.update(payload, {"exposure": exposure})
     await engine.log(

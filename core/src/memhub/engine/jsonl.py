@@ -31,11 +31,11 @@ from typing import Any
 import numpy as np
 
 from memhub.engine.access import ACCESS_KEY
+from memhub.engine.conversation import dated_text
 from memhub.engine.payload import Memory, as_memory
 from memhub.engine.procedures import vector_text
 from memhub.engine.records import GOVERNED
 from memhub.engine.text import content_hash
-from memhub.engine.write import dated_text
 from memhub.errors import InvalidInputError
 from memhub.ids import to_point_id
 from memhub.models import Procedure

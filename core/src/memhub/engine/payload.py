@@ -92,6 +92,7 @@ class Memory(TypedDict, total=False):
     message_id: str
     speaker: str
     occurred_at: str
+    context_id: str  # the turn it is indexed with (memhub.engine.conversation)
     # a procedure (layer "procedure"): the Procedure model, dumped
     kind: str
     procedure: dict[str, Any]

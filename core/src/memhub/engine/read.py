@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memhub.engine.conversation import prefer_speakers
+from memhub.engine.conversation import (
+    answers_follow,
+    named,
+    prefer_speakers,
+    speakers,
+    without_names,
+)
 from memhub.engine.core import Engine
 from memhub.engine.filters import visible
 from memhub.engine.hmg import (
@@ -225,10 +231,15 @@ async def search_conversation(
     if not 1 <= limit <= 200:
         raise InvalidInputError("limit must be between 1 and 200")
     where = visible(scope, ("raw",), app_ids=app_ids)
-    # A deeper pool than asked for, so a turn of a speaker the query names can climb into it;
-    # the same candidates of each source as for ``limit``, so without a named speaker the
-    # first ``limit`` turns are those ``hybrid`` ranks for ``limit``.
-    hits = await hybrid(engine, query, where, max(SPEAKER_POOL, limit), prefetch=max(50, limit * 5))
+    # A deeper pool than asked for, so a turn of a speaker the query names, or the answer
+    # to a question found, can climb into the first ``limit`` (memhub.engine.conversation).
+    pool, prefetch = max(SPEAKER_POOL, limit), max(50, limit * 5)
+    hits = await hybrid(engine, query, where, pool, prefetch=prefetch)
+    # a question naming a participant is searched again without the name (one more query
+    # embedding): the name chooses whose turns, the rest says what about
+    who = named(query, speakers(hits))
+    if who and (topic := without_names(query, who)):
+        hits = await hybrid(engine, topic, where, pool, prefetch=prefetch)
     turns = [
         ConversationTurn(
             id=p["id"],
@@ -240,7 +251,7 @@ async def search_conversation(
             created_at=p["created_at"],
             occurred_at=p.get("occurred_at"),
         )
-        for p, s in prefer_speakers(query, hits, engine.rrf_k)[:limit]
+        for p, s in prefer_speakers(query, answers_follow(hits), engine.rrf_k, who)[:limit]
     ]
     return ConversationResult(turns=turns)
 

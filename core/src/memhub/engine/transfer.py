@@ -15,9 +15,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from memhub.engine import jsonl
+from memhub.engine import conversation, jsonl
+from memhub.engine.conversation import CONTEXT
 from memhub.engine.core import Engine, with_access
-from memhub.engine.payload import ITEM_LAYERS, as_memory, as_stored
+from memhub.engine.payload import ITEM_LAYERS, Memory, as_memory, as_stored
 from memhub.engine.records import now
 from memhub.errors import InvalidInputError
 from memhub.models import ExportResult, ImportResult
@@ -122,6 +123,8 @@ class _Run:
     reuse: bool = False
     dim: int | None = None
     result: ImportResult = field(default_factory=lambda: ImportResult(imported=0, skipped=0))
+    later: list[str] = field(default_factory=list)
+    """Raw turns imported before their context turn: indexed again once all is in."""
 
 
 async def import_lines(
@@ -142,6 +145,9 @@ async def import_lines(
     run.progress.start("import", total)
     async with engine.store.bulk():
         await _read(run, lines)
+        if run.later:
+            async with engine.write_lock:
+                await conversation.reindex(engine, await engine.get_many(run.later))
     if run.result.imported:
         async with engine.write_lock:
             await engine.bump()
@@ -237,9 +243,18 @@ async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
 async def _embed(run: _Run, records: list[jsonl.Record]) -> None:
     """Vectors for the records that carry none this store can use, in batches."""
     engine = run.engine
+    redacted = {r.payload["id"] for r in records if r.changed}
     todo = [
-        r for r in records if r.text is not None and (r.dense is None or not run.reuse or r.changed)
+        r
+        for r in records
+        if r.text is not None
+        and (r.dense is None or not run.reuse or r.changed or r.payload.get(CONTEXT) in redacted)
     ]
+    # a raw turn is indexed with the turn before it (memhub.engine.conversation)
+    turns = [r for r in todo if r.payload.get(CONTEXT)]
+    todo = [r for r in todo if not r.payload.get(CONTEXT)]
+    batch = {r.payload["id"]: as_memory({**r.payload, "tenant": run.tenant}) for r in records}
+    await _embed_turns(run, turns, batch)
     for start in range(0, len(todo), EMBED_BATCH):
         chunk = todo[start : start + EMBED_BATCH]
         texts = [r.text for r in chunk if r.text is not None]  # all of them: see todo
@@ -253,3 +268,18 @@ async def _embed(run: _Run, records: list[jsonl.Record]) -> None:
     ) in records:  # BM25 is the same everywhere: a carried one is kept unless the text changed
         if record.text is not None and record.sparse is None:
             record.sparse = engine.bm25.document(record.text)
+
+
+async def _embed_turns(run: _Run, records: list[jsonl.Record], batch: dict[str, Memory]) -> None:
+    """Raw turns with their context, as the write made them; a turn whose context turn is
+    not in the store yet (later in the file) is indexed again at the end (``_Run.later``)."""
+    for start in range(0, len(records), EMBED_BATCH):
+        chunk = records[start : start + EMBED_BATCH]
+        payloads = [as_memory({**r.payload, "tenant": run.tenant}) for r in chunk]
+        known = {**await conversation.context_of(run.engine, payloads), **batch}
+        texts, vectors = await conversation.index(run.engine, payloads, known)
+        for record, text, vector in zip(chunk, texts, vectors, strict=True):
+            record.dense, record.sparse = vector, run.engine.bm25.document(text)
+            if record.payload[CONTEXT] not in known:
+                run.later.append(record.payload["id"])
+        run.result.embedded += len(chunk)

@@ -8,11 +8,9 @@ messages ─▶ clean (drop system/tool, redact) ─▶ L0 raw record per messag
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import Any
 
-from memhub._cjk import HAN_CHAR
-from memhub.engine import cpu, procedure_write, procedures
+from memhub.engine import conversation, cpu, procedure_write, procedures
 from memhub.engine.core import Engine
 from memhub.engine.digest import mark_pending
 from memhub.engine.filters import reconciling
@@ -95,9 +93,7 @@ async def add(
                 commit_passed=False,
                 raw_ids=[stored[i] for i in range(len(turns))],
             )
-        fresh = [t for i, t in enumerate(turns) if i not in stored]
-        new_records = iter(await _store_raw(engine, fresh, scope, metadata, occurred_at))
-    raw = [{"id": stored[i]} if i in stored else next(new_records) for i in range(len(turns))]
+        raw = await _store_raw(engine, turns, stored, scope, metadata, occurred_at)
     fresh_turns = [
         (t, r) for i, (t, r) in enumerate(zip(turns, raw, strict=True)) if i not in stored
     ]
@@ -232,47 +228,6 @@ def _share(lengths: list[int], budget: int) -> int:
     return budget
 
 
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-_ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-
-
-def dated_text(content: str, occurred_at: str | None) -> str:
-    """What a raw turn is embedded and BM25-indexed as: the day it happened, then its text.
-
-    The day is written the way the text's language writes dates ("2023年12月25日：…",
-    "December 25, 2023: …"), so questions about a time ("去年12月", "in December")
-    and the episodic wording of a conversation find it. Only the index sees the date:
-    the stored ``content`` is unchanged. Without a parseable ``occurred_at`` (an
-    ISO 8601 date or datetime) the text is indexed as it is.
-
-    Example:
-        >>> dated_text("Bart danced at the Christmas party.", "2023-12-25")
-        'December 25, 2023: Bart danced at the Christmas party.'
-    """
-    m = _ISO_DAY.match(occurred_at or "")
-    if not m:
-        return content
-    year, month, day = (int(g) for g in m.groups())
-    if not 1 <= month <= 12 or not 1 <= day <= 31:
-        return content
-    if HAN_CHAR.search(content):
-        return f"{year}年{month}月{day}日：{content}"
-    return f"{_MONTHS[month - 1]} {day}, {year}: {content}"
-
-
 async def _already_stored(engine: Engine, scope: Scope, turns: list[Turn]) -> dict[int, str]:
     """Which turns are already stored as raw records of this scope: turn index -> record id.
 
@@ -312,16 +267,31 @@ async def _already_stored(engine: Engine, scope: Scope, turns: list[Turn]) -> di
 async def _store_raw(
     engine: Engine,
     turns: list[Turn],
+    stored: dict[int, str],
     scope: Scope,
     metadata: dict[str, Any] | None,
     occurred_at: str | None,
 ) -> list[Memory]:
-    payloads, texts = await cpu.run(
-        sum(len(t.content) for t in turns), _raw_records, turns, scope, metadata, occurred_at
+    """A raw record for each turn not ``stored`` yet; returns each turn's record (``{"id"}``
+    only for a stored one). A turn is indexed with the turn before it in ``turns``."""
+    fresh = [t for i, t in enumerate(turns) if i not in stored]
+    new = await cpu.run(
+        sum(len(t.content) for t in fresh), _raw_records, fresh, scope, metadata, occurred_at
     )
-    vectors = await engine.embedder.embed_passages(_embedded(texts))
-    await engine.insert(payloads, texts, vectors)
-    return payloads
+    made = iter(new)
+    raw: list[Memory] = []
+    for i in range(len(turns)):
+        record = Memory(id=stored[i]) if i in stored else next(made)
+        if i and i not in stored:
+            record["context_id"] = raw[i - 1]["id"]
+        raw.append(record)
+    # Raw turns only: the vectors of extracted memories are also the judge's similarity
+    # space (neighbours, duplicates), which a date or a context would shift.
+    texts, vectors = await conversation.index(
+        engine, new, await conversation.context_of(engine, new), shorten=_embedded
+    )
+    await engine.insert(new, texts, vectors)
+    return raw
 
 
 # A raw turn's epistemic level and polarity are read from its start: one regex call over
@@ -332,9 +302,9 @@ _LEVEL_READ = 4_000
 
 def _raw_records(
     turns: list[Turn], scope: Scope, metadata: dict[str, Any] | None, occurred_at: str | None
-) -> tuple[list[Memory], list[str]]:
-    """The raw records of ``turns`` and the text each is indexed by (rules over all of it)."""
-    payloads = [
+) -> list[Memory]:
+    """The raw records of ``turns`` (rules over all of their text)."""
+    return [
         new_payload(
             new_id(),
             t.content,
@@ -351,12 +321,6 @@ def _raw_records(
         )
         for t in turns
     ]
-    # Raw turns only: the vectors of extracted memories are also the judge's similarity
-    # space (neighbours, duplicates), which a date would shift.
-    texts = [
-        dated_text(t.content, p.get("occurred_at")) for t, p in zip(turns, payloads, strict=True)
-    ]
-    return payloads, texts
 
 
 # e5 reads up to 512 tokens of a text, ~0.4 s of CPU on a 2-core machine: the ten
