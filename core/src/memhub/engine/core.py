@@ -348,6 +348,31 @@ class Engine:
         """Append one step to the audit log. Events never hold memory content.
 
         ``related``: the other memory of the step (the new version of a replace, ...)."""
+        step = self.event(
+            atom_id,
+            kind,
+            action,
+            tenant=tenant,
+            before=before,
+            after=after,
+            reason=reason,
+            related=related,
+        )
+        await self.store.upsert("events", [step])
+
+    def event(
+        self,
+        atom_id: str,
+        kind: str,
+        action: str,
+        *,
+        tenant: str,
+        before: Any = None,
+        after: Any = None,
+        reason: str | None = None,
+        related: str | None = None,
+    ) -> StoredPoint:
+        """One audit step, not written yet: ``log`` writes one, a batch writes many at once."""
         event: Event = {
             "atom_id": atom_id,
             "kind": kind,
@@ -361,7 +386,7 @@ class Engine:
         }
         if related is not None:
             event["related"] = related
-        await self.store.upsert("events", [StoredPoint(str(uuid.uuid4()), as_stored(event))])
+        return StoredPoint(str(uuid.uuid4()), as_stored(event))
 
     async def log_replace(
         self, old: Memory, new_id: str, step: ReplaceStep, *, once: bool = False

@@ -8,6 +8,7 @@ messages ─▶ clean (drop system/tool, redact) ─▶ L0 raw record per messag
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass, field
 from typing import Any
 
 from memhub.engine import conversation, cpu, procedure_write, procedures
@@ -35,7 +36,7 @@ from memhub.providers.types import (
 )
 from memhub.redact import redact
 from memhub.scope import SCOPE_KEYS, Scope
-from memhub.store.base import IsEmpty, Match, MatchAny, Where, every
+from memhub.store.base import IsEmpty, Match, MatchAny, StoredPoint, Where, every
 
 _NEIGHBOURS = 5
 # A judge that costs nothing (the offline heuristic) sees weaker neighbours too:
@@ -439,6 +440,7 @@ async def _reconcile(
     restated = await cpu.run(size, _restated, candidates, slots)
     decisions: list[Decision] = []
     written: dict[int, str | None] = {}
+    batch = _Batch()
     async with engine.write_lock:
         if recheck and engine.changes(scope) != seen:
             raise _Stale
@@ -455,6 +457,7 @@ async def _reconcile(
                 targets = [earlier_id]
             memory_id = await _apply(
                 engine,
+                batch,
                 scope,
                 cand,
                 slots[i],
@@ -474,7 +477,29 @@ async def _reconcile(
                     memory_id=memory_id,
                 )
             )
+        await batch.flush(engine)
     return decisions
+
+
+@dataclass
+class _Batch:
+    """The new memories of one write and their audit steps: one upsert each, not two per memory.
+
+    Flushed before anything reads the store for them (an OVERRIDE of an earlier candidate of
+    the same write) and at the end of the write; memories first, as one at a time did.
+    """
+
+    payloads: list[Memory] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    vectors: list[list[float]] = field(default_factory=list)
+    events: list[StoredPoint] = field(default_factory=list)
+
+    async def flush(self, engine: Engine) -> None:
+        if self.payloads:
+            await engine.insert(self.payloads, self.texts, self.vectors)
+        if self.events:
+            await engine.store.upsert("events", self.events)
+        self.payloads, self.texts, self.vectors, self.events = [], [], [], []
 
 
 def _typed(candidates: list[Candidate]) -> tuple[list[Candidate], list[list[str]]]:
@@ -512,6 +537,7 @@ def _restated(
 
 async def _apply(
     engine: Engine,
+    batch: _Batch,
     scope: Scope,
     cand: Candidate,
     slots: list[str],
@@ -531,6 +557,7 @@ async def _apply(
     if action in ("NOOP", "INVALID", "RAW_ONLY"):
         return None
     if action == "OVERRIDE" and targets:
+        await batch.flush(engine)  # the target may be a memory of this very write
         old = await engine.get(targets[0], scope.tenant)
         if old.get("status") == "active":
             new = await replace_version(
@@ -570,6 +597,10 @@ async def _apply(
         related=targets or None,
         **extra,
     )
-    await engine.insert([payload], [cand.text], [vector])
-    await engine.log(payload["id"], "status", action.lower(), tenant=scope.tenant, after="active")
+    batch.payloads.append(payload)
+    batch.texts.append(cand.text)
+    batch.vectors.append(vector)
+    batch.events.append(
+        engine.event(payload["id"], "status", action.lower(), tenant=scope.tenant, after="active")
+    )
     return payload["id"]
