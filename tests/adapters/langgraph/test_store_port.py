@@ -364,9 +364,11 @@ def test_vector_store_initialization(vector_store) -> None:
         assert store.index_config["fields"] == text_fields
 
     # The original checks that setup created SQLite's vector tables; here, that a put
-    # gives the item its dense and BM25 vectors in the memories collection.
+    # gives the item its dense and BM25 vectors in the memories collection (they follow
+    # the put: see test_store_write_behind.py).
     with vector_store() as store:
         store.put(("test",), "doc", {"text": "hello"})
+        store._runner.run(store._vectors.drain())
         where = Where(must=(Match("layer", "item"),))
         for vector in ("dense", "bm25"):
             assert (

@@ -33,9 +33,11 @@ from langgraph.store.base import (
 )
 
 from memhub.embed.base import Embedder
+from memhub.ids import to_point_id
 from memhub.redact import redact
 from memhub.store.base import DateRange, Match, MatchAny, StoredPoint, Where
 from memhub_langgraph import _items as it
+from memhub_langgraph._indexer import INDEXING, PendingVectors
 from memhub_langgraph._runner import LoopRunner, resolve_client
 
 _PAGE = 1000
@@ -110,8 +112,17 @@ class MemHubStore(BaseStore):
         self._sweeper: concurrent.futures.Future | None = None
         self._runner = LoopRunner("memhub-langgraph-store", "MemHubStore", self.client)
         self._write_lock: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
+        # A local client's embedder makes vectors in this process: they follow the put
+        # (``_indexer``). A remote client embeds on the server, within the put.
+        self._vectors = (
+            PendingVectors(self.client.records, engine.embedder, self._lock)
+            if engine is not None
+            else None
+        )
         try:
             self._runner.run(self.client.open(), "open")
+            if self._vectors is not None:
+                self._runner.run(self._vectors.recover(), "open")
         except BaseException:
             self._runner.close()
             raise
@@ -129,9 +140,13 @@ class MemHubStore(BaseStore):
         if self._runner.closed:
             return
         self.stop_ttl_sweeper()
-        if self._owns_client:
-            self._runner.run(self.client.aclose(), "close")
-        self._runner.close()
+        try:
+            if self._vectors is not None:  # what is left is embedded by the next open
+                self._runner.run(self._vectors.drain(), "close")
+        finally:
+            if self._owns_client:
+                self._runner.run(self.client.aclose(), "close")
+            self._runner.close()
 
     async def aclose(self) -> None:
         await asyncio.to_thread(self.close)
@@ -161,6 +176,8 @@ class MemHubStore(BaseStore):
             if not isinstance(op, GetOp | SearchOp | ListNamespacesOp | PutOp):
                 raise ValueError(f"Unknown operation type: {type(op)}")
             validate_op_namespace(op)
+        if self._vectors and any(isinstance(op, SearchOp) and op.query for op in ops):
+            await self._vectors.drain()  # a search sees every put made before it
         at = it.now()
         results: list[Result] = [None] * len(ops)
         gets = [(i, op) for i, op in enumerate(ops) if isinstance(op, GetOp)]
@@ -178,12 +195,16 @@ class MemHubStore(BaseStore):
             elif isinstance(op, PutOp):
                 puts[(tuple(op.namespace), op.key)] = op
         if puts:
-            loop = asyncio.get_running_loop()
-            if self._write_lock is None or self._write_lock[0] is not loop:
-                self._write_lock = (loop, asyncio.Lock())
-            async with self._write_lock[1]:
+            async with self._lock():
                 await self._apply_puts(puts, it.now())
         return results
+
+    def _lock(self) -> asyncio.Lock:
+        """The lock that orders writes, on the running loop."""
+        loop = asyncio.get_running_loop()
+        if self._write_lock is None or self._write_lock[0] is not loop:
+            self._write_lock = (loop, asyncio.Lock())
+        return self._write_lock[1]
 
     # -- reads --------------------------------------------------------------------------
 
@@ -360,8 +381,18 @@ class MemHubStore(BaseStore):
                 payloads.append(it.text_payload(item, it.text_point_id(pid, i), path))
                 texts.append(_indexable(text))
             stale += [it.text_point_id(pid, i) for i in range(max(len(found), 1), had)]
-        if payloads:
-            await records.insert(payloads, texts)
+        if self._vectors is None:
+            if payloads:
+                await records.insert(payloads, texts)
+        else:  # stored now, without vectors; they follow (``_indexer``)
+            for payload, text in zip(payloads, texts, strict=True):
+                if text is not None:
+                    payload[INDEXING] = text
+            if payloads:
+                await records.insert(payloads, [None] * len(payloads))
+            self._vectors.add(
+                {to_point_id(p["id"]): t for p, t in zip(payloads, texts, strict=True) if t}
+            )
         if stale:
             await records.delete("memories", stale)
 

@@ -1,0 +1,89 @@
+"""A put returns once its item is stored; its vectors follow (``memhub_langgraph._indexer``).
+
+What a user can tell: ``get`` and ``search`` see every put made before them, whatever
+the embedder is still doing; an item deleted or put again meanwhile ends up as the last
+put left it; a store opened after a crash makes the vectors the crash left out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from memhub.store.base import HasVector, Match, Where
+from memhub.testing import HashEmbedder
+from memhub_langgraph import MemHubStore
+from memhub_langgraph._indexer import INDEXING
+
+
+class GatedEmbedder(HashEmbedder):
+    """Embeds passages only while the gate is open: the put path must not wait for it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+        self.gate.set()
+
+    async def embed_passages(self, texts):
+        while texts and not self.gate.is_set():
+            await asyncio.sleep(0.005)
+        return await super().embed_passages(texts)
+
+
+def _with_vectors(store: MemHubStore) -> int:
+    where = Where(must=(Match("layer", "item"),)).and_(HasVector("dense"))
+    return store._runner.run(store.client.engine.store.count("memories", where))
+
+
+def test_a_put_does_not_wait_for_its_embedding_and_a_search_does(make_client):
+    embed = GatedEmbedder()
+    store = MemHubStore(make_client(embed=embed))
+    embed.gate.clear()
+    store.put(("s",), "diet", {"text": "Alice is vegetarian"})  # returns with the gate shut
+    assert store.get(("s",), "diet").value == {"text": "Alice is vegetarian"}
+    assert _with_vectors(store) == 0
+    threading.Timer(0.2, embed.gate.set).start()
+    assert [i.key for i in store.search(("s",), query="vegetarian")] == ["diet"]
+    assert _with_vectors(store) == 1
+    store.close()
+
+
+def test_what_is_deleted_or_put_again_while_embedding_ends_as_the_last_put_left_it(make_client):
+    embed = GatedEmbedder()
+    store = MemHubStore(make_client(embed=embed))
+    embed.gate.clear()
+    store.put(("s",), "gone", {"text": "deleted before its vectors"})
+    store.put(("s",), "k", {"text": "first wording about kayaks"})
+    store.put(("s",), "gone", None)
+    store.put(("s",), "k", {"text": "second wording about bicycles"})
+    embed.gate.set()
+    hits = store.search(("s",), query="second wording about bicycles")
+    assert [(i.key, i.value) for i in hits] == [("k", {"text": "second wording about bicycles"})]
+    assert store.get(("s",), "gone") is None
+    assert _with_vectors(store) == 1
+    store.close()
+
+
+def test_a_store_opened_after_a_crash_embeds_what_was_left_out(tmp_path):
+    embed = GatedEmbedder()
+    first = MemHubStore(storage_dir=tmp_path / "s", embed=embed)
+    embed.gate.clear()
+    first.put(("p",), "k", {"text": "stored, never embedded"})
+    first._runner.run(_crash(first))  # the record is on disk, its vectors are not
+    first.close()
+    second = MemHubStore(storage_dir=tmp_path / "s", embed=HashEmbedder())
+    assert [i.key for i in second.search(("p",), query="never embedded")] == ["k"]
+    point = second._runner.run(second.client.records.get("memories", [_item_id(second)]))[0]
+    assert INDEXING not in point.payload
+    second.close()
+
+
+async def _crash(store: MemHubStore) -> None:
+    store._vectors._task.cancel()
+    store._vectors._pending.clear()
+
+
+def _item_id(store: MemHubStore) -> str:
+    from memhub_langgraph._items import item_point_id
+
+    return item_point_id(store.client.scope.tenant, ("p",), "k")
