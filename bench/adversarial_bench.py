@@ -11,9 +11,10 @@
     plain-English add of the same size from the same run: embedding (each text cut to
     e5's 512 tokens) runs on the model's threads and dominates the wall time, so on a
     loaded machine the ratio to plain English is the figure to read. Target: <= 3 s.
-(b) **/health while the worst request runs**: the REST server in its own process;
-    the slowest kind of (a) is posted while ``/health`` is polled every 20 ms.
-    Target: worst /health <= 100 ms.
+(b) **/health while the fuzz corpus runs**: the REST server in its own process;
+    every kind of (a) is posted in turn (~1 MiB each) while ``/health`` is polled
+    every 20 ms, after a quiet window polled the same way (the machine's own noise,
+    from the same run). Target: worst /health <= 100 ms.
 (c) **A flooding tenant**: tenant B recalls short queries, alone (quiet) and while
     tenant A sends recalls of ``"a" + "\\u0301" * 7999`` and long adds from 4
     connections. Target: B's p95 while flooded <= 3x its quiet p95.
@@ -35,6 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -99,15 +101,16 @@ async def worst_adds(quick: bool) -> dict[str, dict[str, float]]:
                     ("memorize_32k", client.memorize(fill(unit, CONTENT_CHARS)[:-1] + "!")),
                 )
                 for name, call in calls:
-                    # wall time, and the CPU time of this (the event loop's) thread: the part
-                    # that would block the loop; embedding runs on the model's own threads
-                    wall, cpu = time.perf_counter(), time.thread_time()
+                    # wall time, and the CPU time of the whole process: on a loaded machine
+                    # wall time grows with the load, CPU time much less (on an idle 2-core
+                    # machine wall time is at most about the CPU time)
+                    wall, cpu = time.perf_counter(), time.process_time()
                     await call
                     out[kind][f"{name}_s"] = time.perf_counter() - wall
-                    out[kind][f"{name}_loop_cpu_s"] = time.thread_time() - cpu
+                    out[kind][f"{name}_cpu_s"] = time.process_time() - cpu
                 row = "   ".join(
                     f"{name} {out[kind][f'{name}_s']:6.2f} s "
-                    f"(loop {out[kind][f'{name}_loop_cpu_s']:5.2f} s)"
+                    f"(cpu {out[kind][f'{name}_cpu_s']:5.2f} s)"
                     for name, _ in calls
                 )
                 print(f"  {kind:26s} {row}", flush=True)
@@ -141,21 +144,9 @@ def serve(store: str) -> None:
     asyncio.run(main())
 
 
-async def health_during(base: str, key: str, kind: str, quick: bool) -> dict[str, float]:
+async def health_during(base: str, key: str, quick: bool) -> dict[str, Any]:
     import httpx
 
-    unit = KINDS[kind]
-    body = {
-        "user_id": "h",
-        "messages": [
-            {"role": "user", "content": f"{i} " + fill(unit, MESSAGE_CHARS)[2:]}
-            for i in range(2 if quick else MESSAGES)
-        ],
-    }
-    encoded = json.dumps(body, ensure_ascii=False).encode()
-    while len(encoded) > (1 << 20) - 1024:  # under the body limit
-        body["messages"].pop()
-        encoded = json.dumps(body, ensure_ascii=False).encode()
     latencies: list[float] = []
     async with httpx.AsyncClient(base_url=base, timeout=120) as http:
         headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
@@ -172,18 +163,47 @@ async def health_during(base: str, key: str, kind: str, quick: bool) -> dict[str
                 await asyncio.sleep(0.02)
 
         poller = asyncio.create_task(poll())
-        start = time.perf_counter()
-        response = await http.post("/v1/memories/", content=encoded, headers=headers)
-        request_s = time.perf_counter() - start
+        await asyncio.sleep(3)  # quiet: the noise of the machine itself
+        quiet = list(latencies)
+        per_kind: dict[str, dict[str, float]] = {}
+        for kind, unit in KINDS.items():
+            latencies.clear()
+            start = time.perf_counter()
+            response = await http.post("/v1/memories/", content=_body(unit, quick), headers=headers)
+            row = per_kind[kind] = {
+                "status": response.status_code,
+                "request_s": time.perf_counter() - start,
+                "health_max_ms": 1000 * max(latencies, default=0.0),
+                "polls": len(latencies),
+            }
+            print(
+                f"  {kind:26s} request {row['request_s']:6.2f} s (HTTP {response.status_code}),"
+                f" /health worst {row['health_max_ms']:5.0f} ms over {len(latencies)} polls",
+                flush=True,
+            )
         done.set()
         await poller
     return {
-        "status": response.status_code,
-        "request_s": request_s,
-        "health_max_ms": 1000 * max(latencies),
-        "health_p50_ms": 1000 * percentile(latencies, 50),
-        "polls": len(latencies),
+        "per_kind": per_kind,
+        "health_max_ms": max(v["health_max_ms"] for v in per_kind.values()),
+        "quiet_max_ms": 1000 * max(quiet),
+        "quiet_p50_ms": 1000 * percentile(quiet, 50),
     }
+
+
+def _body(unit: str, quick: bool) -> bytes:
+    body = {
+        "user_id": "h",
+        "messages": [
+            {"role": "user", "content": f"{i} " + fill(unit, MESSAGE_CHARS)[2:]}
+            for i in range(2 if quick else MESSAGES)
+        ],
+    }
+    encoded = json.dumps(body, ensure_ascii=False).encode()
+    while len(encoded) > (1 << 20) - 1024:  # under the body limit
+        body["messages"].pop()
+        encoded = json.dumps(body, ensure_ascii=False).encode()
+    return encoded
 
 
 async def flood(base: str, key_a: str, key_b: str, seconds: float) -> dict[str, float]:
@@ -317,21 +337,21 @@ def main() -> int:
     print("(a) worst add per input kind (offline, e5, heuristic judge; target <= 3 s each)")
     adds = asyncio.run(worst_adds(args.quick))
     baseline = adds.pop("plain English (baseline)")
-    worst_kind = max(adds, key=lambda k: adds[k]["add_1mib_loop_cpu_s"])
     worst = {m: max(v[m] for v in adds.values()) for m in baseline}
     for metric, value in worst.items():
         print(
-            f"  worst {metric:15s} {value:6.2f} s   plain English {baseline[metric]:6.2f} s   "
+            f"  worst {metric:16s} {value:6.2f} s   plain English {baseline[metric]:6.2f} s   "
             f"ratio {value / max(baseline[metric], 1e-9):4.2f}   target 3 "
             f"s: {'met' if value <= 3 else 'MISSED'}"
         )
 
-    print(f"(b) /health while the worst kind ({worst_kind}) is posted (target <= 100 ms)")
-    health = with_server(lambda base, key_a, _b: health_during(base, key_a, worst_kind, args.quick))
+    print("(b) /health while each kind of the corpus is posted (target <= 100 ms)")
+    health = with_server(lambda base, key_a, _b: health_during(base, key_a, args.quick))
+    verdict = "met" if health["health_max_ms"] <= 100 else "MISSED"
     print(
-        f"  request {health['request_s']:.2f} s (HTTP {health['status']}), /health worst "
-        f"{health['health_max_ms']:.0f} ms, p50 {health['health_p50_ms']:.0f} ms "
-        f"over {health['polls']} polls"
+        f"  worst /health during the corpus {health['health_max_ms']:.0f} ms   target 100 ms: "
+        f"{verdict}   (quiet, same run: worst {health['quiet_max_ms']:.0f} ms, "
+        f"p50 {health['quiet_p50_ms']:.0f} ms)"
     )
 
     seconds = 5.0 if args.quick else 15.0
