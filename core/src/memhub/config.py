@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError
 
 from memhub.errors import InvalidInputError
 
@@ -21,6 +21,9 @@ _SECRET_KEYS = ("llm_api_key", "jev_api_key", "embed_api_key", "qdrant_api_key")
 
 class Settings(BaseModel):
     """Every setting memhub reads. Keys left ``None`` fall back to the next source."""
+
+    _sources: dict[str, str] | None = PrivateAttr(default=None)
+    """Where each key came from, when ``load`` resolved them (see ``sources``)."""
 
     mode: Literal["system1", "dual"] = Field(
         "system1", description="system1 writes L0-L2; dual also digests L3"
@@ -92,12 +95,14 @@ class Settings(BaseModel):
             settings = cls(**values)
         except ValidationError as err:
             raise InvalidInputError(f"invalid memhub settings: {err}") from err
-        settings._sources = _sources(path, env, overrides)  # type: ignore[attr-defined]
+        settings._sources = _sources(path, env, overrides)
         return settings
 
     def sources(self) -> dict[str, str]:
         """Where each key came from: ``constructor``, ``env``, ``yaml`` or ``default``."""
-        return getattr(self, "_sources", {k: "constructor" for k in self.model_fields_set})
+        if self._sources is not None:
+            return self._sources
+        return {k: "constructor" for k in self.model_fields_set}
 
     def masked(self) -> dict[str, Any]:
         """The effective settings with keys masked, for ``memhub config``."""

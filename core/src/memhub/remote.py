@@ -131,6 +131,7 @@ def _error(response: httpx.Response) -> MemHubError:
         cls = InvalidInputError if response.status_code == 413 else MemHubError
     err = cls(message)
     err.code = code  # keep the server's code, e.g. "unauthorized" or "payload_too_large"
+    # the HTTP status rides along for callers that map it back; MemHubError does not declare it
     err.status_code = response.status_code  # type: ignore[attr-defined]
     return err
 

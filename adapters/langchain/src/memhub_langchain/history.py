@@ -68,6 +68,7 @@ class MemHubChatMessageHistory(BaseChatMessageHistory):
         scope = {"user_id": self.user_id, "session_id": self.session_id}
         return scope | {"messages": converted, "app_id": self.app_id, "agent_id": self.agent_id}
 
+    # BaseChatMessageHistory declares ``messages`` an attribute; the store is read per access
     @property
     def messages(self) -> list[BaseMessage]:  # type: ignore[override]
         return _to_messages(self.memhub.call_sync("conversation", **self._read_args()))

@@ -50,7 +50,7 @@ from memhub.errors import (
 from memhub.scope import SCOPE_KEYS
 
 if TYPE_CHECKING:
-    pass
+    from pydantic import BaseModel
 
 PROG = "memhub"
 
@@ -71,7 +71,7 @@ _EXIT_CODES: tuple[tuple[type[MemHubError], int], ...] = (
     (StoreLockedError, EXIT_STORE_LOCKED),
 )
 
-M = TypeVar("M")
+M = TypeVar("M", bound="BaseModel | dict[str, Any]")
 Handler = Callable[["Invocation"], Awaitable[int | None]]
 AddCommand = Callable[[str, Handler, str], argparse.ArgumentParser]
 
@@ -122,7 +122,7 @@ class Invocation:
 
     def emit(self, result: M, view: Callable[[M], str]) -> None:
         """Print ``result``: JSON with ``--json``, else the human ``view`` of it."""
-        print(render.to_json(result) if self.json else view(result))  # type: ignore[arg-type]
+        print(render.to_json(result) if self.json else view(result))
 
     def confirm(self, question: str) -> bool:
         """Ask ``question`` on the terminal; a non-terminal stdin is refused (pass ``--yes``)."""
