@@ -44,3 +44,9 @@ async def test_every_key_the_engine_stores_is_declared(client):
     assert stored_keys <= Memory.__optional_keys__, stored_keys - Memory.__optional_keys__
     event_keys = {k for e in events for k in e}
     assert event_keys <= Event.__optional_keys__, event_keys - Event.__optional_keys__
+
+
+def test_memhub_ships_its_type_information():
+    from importlib.resources import files
+
+    assert files("memhub").joinpath("py.typed").is_file()  # PEP 561: users' checkers read it
