@@ -207,7 +207,7 @@ class MemoryClient:
                 try:
                     await self.engine.open()
                 except StoreLockedError:
-                    from memhub.remote import connect_hub  # httpx is imported only for a hub
+                    from memhub.hub import connect_hub
 
                     self._remote = await connect_hub(
                         getattr(self.engine.store, "path", None), self.scope

@@ -12,9 +12,8 @@ server answers ``{"error": {"code", "message"}}`` and the ``code`` picks the
 ``MemHubError`` subclass. ``purge`` reports no ``progress`` over HTTP (the server rewrites
 its store by itself).
 
-The local hub (``memhub serve``) announces itself in ``<storage_dir>/hub.json``
-(``{"url", "token", "pid"}``, mode 0600); :func:`connect_hub` reads it, and
-``MemoryClient`` uses it when the hub holds the store it was asked to open.
+The local hub's announcement (``HUB_FILE``, ``read_hub``, ``connect_hub``) lives in
+:mod:`memhub.hub`; it is importable from here too.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ import functools
 import inspect
 import ipaddress
 import json
-import os
 import string
 import typing
 from collections.abc import Callable, Coroutine
@@ -40,7 +38,8 @@ from memhub import _transfer, errors
 from memhub.client import MemoryClient
 from memhub.engine import jsonl, transfer
 from memhub.engine.owner import Owner
-from memhub.errors import InvalidInputError, MemHubError, StoreLockedError
+from memhub.errors import InvalidInputError, MemHubError
+from memhub.hub import HUB_FILE, Hub, connect_hub, read_hub
 from memhub.models import (
     ExportResult,
     ImportResult,
@@ -52,12 +51,19 @@ from memhub.store.base import StoredPoint
 from memhub.store.codec import point_from_json, point_to_json, where_to_json
 from memhub.sync import SyncFace, constructor_of
 
-__all__ = ["HUB_FILE", "Hub", "RemoteClient", "SyncRemoteClient", "connect_hub", "read_hub"]
+__all__ = [  # the hub's names too, as before memhub.hub held them
+    "HUB_FILE",
+    "ROUTES",
+    "Hub",
+    "RemoteClient",
+    "SyncRemoteClient",
+    "connect_hub",
+    "read_hub",
+]
 
 T = TypeVar("T")
 P = ParamSpec("P")
 
-HUB_FILE = "hub.json"
 _IMPORT_CHUNK = 512 * 1024  # bytes per import request: well under the server's body limit
 
 # The code of the JSON error body -> the class raised here (every class of memhub.errors).
@@ -66,57 +72,6 @@ _BY_CODE: dict[str, type[MemHubError]] = {
     for cls in (getattr(errors, name) for name in errors.__all__)
     if issubclass(cls, MemHubError)
 }
-
-
-@dataclass(frozen=True)
-class Hub:
-    """A running local hub, as announced in ``hub.json``."""
-
-    url: str
-    token: str
-    pid: int
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # alive, but another user's
-        return True
-    return True
-
-
-def read_hub(storage_dir: str | Path | None) -> Hub | None:
-    """The hub announced in ``<storage_dir>/hub.json`` if its process is alive, else ``None``."""
-    if storage_dir is None:
-        return None
-    try:
-        data = json.loads((Path(storage_dir) / HUB_FILE).read_text())
-        hub = Hub(url=str(data["url"]), token=str(data["token"]), pid=int(data["pid"]))
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    return hub if _alive(hub.pid) else None
-
-
-async def connect_hub(
-    storage_dir: str | Path | None, scope: Scope | None = None
-) -> RemoteClient | None:
-    """A client connected to the hub holding ``storage_dir``; ``None`` if no hub is
-    running there.
-    """
-    hub = read_hub(storage_dir)
-    if hub is None:
-        return None
-    client = RemoteClient(hub.url, hub.token, scope=scope)
-    try:
-        return await client.open()
-    except MemHubError as err:
-        await client.aclose()
-        raise StoreLockedError(
-            f"the memory store at {storage_dir} is held by the local hub (process {hub.pid}), "
-            f"which did not answer at {hub.url}: {err}"
-        ) from err
 
 
 def _error(response: httpx.Response) -> MemHubError:
