@@ -88,7 +88,7 @@ class MemHubHooks(RunHooks):
         self.inject = inject
         self.last_write: WriteResult | None = None
         # agent_id -> (the additional_context the user set, the value these hooks set)
-        self._contexts: dict[str, tuple[str | None, str | None]] = {}
+        self._contexts: dict[str | None, tuple[str | None, str | None]] = {}
 
     async def on_agent_start(self, agent: Any, **kwargs: Any) -> None:
         self.memory.user_of(agent)  # fail the run early and clearly without a user

@@ -110,7 +110,7 @@ class MemHubMiddleware(AgentMiddleware[MemHubState, Any]):
 
     def _scope(self, runtime: Runtime[Any] | None) -> _Scope:
         context = getattr(runtime, "context", None)
-        values = {
+        values: dict[str, Any] = {
             key: _context_value(context, key) or self.defaults.get(key) for key in _SCOPE_KEYS
         }
         if not values["user_id"]:

@@ -20,7 +20,7 @@ def to_document(item: MemoryItem, group: str) -> Document:
     """One memory as a ``Document``: its content, and its id, layer, score and
     history as metadata.
     """
-    metadata = {
+    metadata: dict[str, Any] = {
         "id": item.id,
         "layer": item.layer,
         "group": group,
