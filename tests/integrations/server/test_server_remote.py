@@ -40,6 +40,12 @@ def test_remote_clients_have_the_local_clients_methods_and_signatures(local, rem
     assert set(local_api) - LIFECYCLE == set(remote_api) - LIFECYCLE
     for name in set(local_api) - LIFECYCLE:
         assert str(remote_api[name]) == str(local_api[name]), name
+        assert getattr(remote, name).__doc__ == getattr(local, name).__doc__, name
+
+
+def test_the_sync_faces_take_their_async_clients_constructors():
+    assert str(inspect.signature(SyncRemoteClient)) == str(inspect.signature(RemoteClient))
+    assert str(inspect.signature(SyncMemoryClient)) == str(inspect.signature(MemoryClient))
 
 
 @pytest.fixture
