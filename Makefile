@@ -35,6 +35,8 @@ LOCOMO ?= ../shared/bench-data/locomo-dev/locomo_dev5.json
 # Every figure the issues ask for, each printed beside its baseline or target.
 bench: $(STAMP)
 	$(PY) bench/engine_bench.py
+	@if [ -n "$(SCALE)" ]; then $(PY) bench/engine_bench.py --scale; \
+	else echo "bench/engine_bench.py --scale (1,000,000 memories) skipped: make bench SCALE=1"; fi
 	$(PY) bench/add_bench.py
 	$(PY) bench/update_bench.py
 	$(PY) bench/consistency_bench.py

@@ -3,28 +3,38 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from memhub.store import edge
 from memhub.store.base import StoredPoint
-from memhub.store.edge import _OPTIMIZE_EVERY, EdgeStore
+from memhub.store.edge import EdgeStore
+
+EVERY = 2000  # as small as the test allows: past Edge's indexing threshold (~6.5k 384-d vectors)
 
 
-async def test_a_growing_store_gets_its_vector_index_without_an_explicit_optimize(tmp_path):
+async def _write(store: EdgeStore, start: int, count: int, rng: np.random.Generator) -> None:
+    vectors = rng.standard_normal((count, 384)).astype(np.float32)
+    await store.upsert(
+        "memories",
+        [
+            StoredPoint(f"00000000-0000-0000-0000-{start + i:012d}", {"layer": "fact"}, v.tolist())
+            for i, v in enumerate(vectors)
+        ],
+    )
+
+
+async def test_a_growing_store_gets_its_vector_index_without_an_explicit_optimize(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(edge, "_OPTIMIZE_EVERY", EVERY)
     store = EdgeStore(tmp_path / "s")
     await store.open(384)
     rng = np.random.default_rng(0)
     written = 0
     try:
-        while written < 4 * _OPTIMIZE_EVERY:  # past Edge's indexing threshold (~6.5k 384-d vectors)
-            vectors = rng.standard_normal((500, 384)).astype(np.float32)
-            await store.upsert(
-                "memories",
-                [
-                    StoredPoint(
-                        f"00000000-0000-0000-0000-{written + i:012d}", {"layer": "fact"}, v.tolist()
-                    )
-                    for i, v in enumerate(vectors)
-                ],
-            )
+        first = store._shards["memories"]
+        while written < 4 * EVERY:
+            await _write(store, written, 500, rng)
             written += 500
         # on the store's worker, so behind the index build the writes queued there
         info = await store._run(lambda: store._shard("memories").info())
@@ -32,5 +42,35 @@ async def test_a_growing_store_gets_its_vector_index_without_an_explicit_optimiz
         assert (
             info.indexed_vectors_count >= written // 2
         )  # built in passing, by the writes themselves
+        # after a build the shard was opened again (what the build held is let go) ...
+        assert store._shards["memories"] is not first
+        # ... and reads and writes go on as before
+        await _write(store, written, 10, rng)
+        ids = [f"00000000-0000-0000-0000-{i:012d}" for i in (0, written - 1, written + 9)]
+        assert {p.id for p in await store.retrieve("memories", ids)} == set(ids)
+    finally:
+        await store.close()
+
+
+async def test_a_long_bulk_block_still_indexes_in_passing(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+):
+    # bulk() defers builds, but not without bound: what waits unindexed is held in RAM
+    monkeypatch.setattr(edge, "_OPTIMIZE_EVERY", 1)  # not what applies inside bulk()
+    monkeypatch.setattr(edge, "_BULK_OPTIMIZE_EVERY", EVERY)
+    store = EdgeStore(tmp_path / "s")
+    await store.open(384)
+    rng = np.random.default_rng(1)
+    try:
+        async with store.bulk():
+            await _write(store, 0, 500, rng)
+            info = await store._run(lambda: store._shard("memories").info())
+            assert info.indexed_vectors_count == 0  # fewer than _BULK_OPTIMIZE_EVERY: no build
+            written = 500
+            while written < 4 * EVERY:
+                await _write(store, written, 500, rng)
+                written += 500
+            info = await store._run(lambda: store._shard("memories").info())
+            assert info.indexed_vectors_count >= written // 2
     finally:
         await store.close()

@@ -57,10 +57,13 @@ _OPENED_AT_START: tuple[Collection, ...] = ("memories", "meta")
 _KEYS: dict[str, frozenset[str]] = {name: facets.facet_keys(spec) for name, spec in INDEXES.items()}
 # Qdrant Edge has no background optimizer: without optimize() every memory would stay in
 # the appendable segment (float vectors and every index in RAM, rebuilt on each open).
-# optimize() costs nothing while Qdrant plans no work and indexes a full appendable
-# segment (~6.5k points) in ~1.3 s when it does, so every _OPTIMIZE_EVERY memories
-# written the writer asks for it, and close() does too.
-_OPTIMIZE_EVERY = 2000
+# So every _OPTIMIZE_EVERY memories written the writer asks for it, and close() does too.
+# Fewer, larger builds: each one re-reads the payloads of what it merges, and at 2,000 a
+# load of a million memories did not finish in 40 minutes (bench/README.md).
+_OPTIMIZE_EVERY = 20_000
+# Inside bulk() (an import): fewer builds, but still some, so what waits unindexed in the
+# appendable segment (float vectors and indexes in RAM) stays bounded however large it is.
+_BULK_OPTIMIZE_EVERY = 100_000
 
 
 def _condition(c: Condition, keys: frozenset[str]) -> qe.ConditionType:
@@ -152,8 +155,10 @@ def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
     if collection == "memories":
         # Int8 copies of the vectors stay in RAM (~4x smaller) and do the scoring; the
         # float originals stay on disk and are read only to rescore the best candidates.
-        # Filtered recalls never walk the HNSW graph (a user's memories are few enough
-        # for a plain scan), so it stays on disk too.
+        # No HNSW graph (m=0): every read filters by user, and scoring a user's int8
+        # vectors is a plain scan (~2 ms for 20k); building the graph was most of a
+        # load's time and grew faster than the store (bench/README.md). A filter that
+        # keeps most of a large store scans it all (see bench/README.md for the cost).
         int8 = qe.ScalarQuantizationConfig(
             type=qe.ScalarType.Int8, quantile=0.99, memory=qe.Memory.Pinned
         )
@@ -168,7 +173,7 @@ def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
             },
             sparse_vectors={BM25: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
             hnsw_config=qe.HnswIndexConfig(
-                m=16, ef_construct=100, full_scan_threshold=10_000, memory=qe.Memory.Cold
+                m=0, ef_construct=100, full_scan_threshold=10_000, memory=qe.Memory.Cold
             ),
             # Edge keeps two segments by default, so each index build merged into (and
             # rebuilt) the big one: at 60k written memories one write waited 17 s and the
@@ -363,7 +368,8 @@ class EdgeStore:
         await self._run(self._update, collection, op)
         if collection == "memories":
             self._unoptimized += len(points)
-            if self._unoptimized >= _OPTIMIZE_EVERY and not self._bulk:
+            every = _BULK_OPTIMIZE_EVERY if self._bulk else _OPTIMIZE_EVERY
+            if self._unoptimized >= every:
                 self._unoptimized = 0
                 # queued behind this write on the worker, not awaited by it
                 assert self._worker is not None
@@ -390,8 +396,13 @@ class EdgeStore:
         self._shard(collection).update(op)
 
     def _optimize(self) -> None:
-        if "memories" in self._shards:
-            self._shards["memories"].optimize()
+        """Index what was written; after a build, open the shard again: the shard keeps what
+        the build allocated and mapped (a writer of 100k memories held ~0.9 GB, the same
+        store opened afresh 0.25 GB), and only closing it lets that go."""
+        shard = self._shards.get("memories")
+        if shard is not None and shard.optimize():
+            shard.close()
+            self._shards["memories"] = qe.EdgeShard.load(str(self.path / "memories"))
 
     async def delete(self, collection: Collection, ids: Sequence[str]) -> None:
         if ids:
@@ -525,16 +536,16 @@ class EdgeStore:
     # -- maintenance -------------------------------------------------------------
 
     async def optimize(self) -> None:
-        """Build the HNSW and payload indexes for what was written since the last run."""
+        """Build the vector and payload indexes for what was written since the last run."""
         self._unoptimized = 0
-        await self._run(lambda: self._shard("memories").optimize())
+        await self._run(self._shard, "memories")  # opened if it was not
+        await self._run(self._optimize)
 
     @contextlib.asynccontextmanager
     async def bulk(self) -> AsyncIterator[None]:
-        """Write without indexing in passing; build the indexes once when the block ends.
-
-        An import of 10k memories spent most of its time in the optimize() every 2,000
-        writes; one build at the end does the same work once (bench/README.md).
+        """Write with fewer index builds in passing (one every 100k memories) and build
+        what is left once when the block ends: an import's writes are not interrupted by
+        builds every 20k, and what waits unindexed in RAM stays bounded (bench/README.md).
         """
         self._bulk += 1
         try:
