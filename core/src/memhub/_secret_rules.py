@@ -318,7 +318,17 @@ RULES: tuple[Rule, ...] = (
         group=KEY_VALUE,
     ),
     # detect-secrets KeywordDetector: key = value, key: value, JSON, YAML, env, query strings
-    _rule("password", rf"{WORD_EDGE}(?i:{PASSWORD_KEYS}){_PASSWORD_SEP}{VALUE}", group=KEY_VALUE),
+    # Every key of PASSWORD_KEYS holds one of these keywords (matched ASCII-only).
+    _rule(
+        "password",
+        rf"{WORD_EDGE}(?i:{PASSWORD_KEYS}){_PASSWORD_SEP}{VALUE}",
+        "pass",
+        "pwd",
+        "secret",
+        "key",
+        "token",
+        group=KEY_VALUE,
+    ),
     # "my password is swordfish", "the db passcode was 'x y'"
     _rule(
         "password",
@@ -333,6 +343,12 @@ RULES: tuple[Rule, ...] = (
         "api_key",
         rf"(?:{WORD_EDGE}(?i:key|token|secret)s?{_LOOSE_SEP}|(?:密钥|秘钥|令牌)(?:{_LOOSE_SEP})?)"
         rf"[\"']?(?P<v>{_HIGH_ENTROPY})",
+        "key",
+        "token",
+        "secret",
+        "密钥",
+        "秘钥",
+        "令牌",
         group=KEY_VALUE,
     ),
 )
