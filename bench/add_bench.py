@@ -396,9 +396,9 @@ def print_report(lat: dict, runs: list[dict]) -> None:
         s = lat[key]
         print(f"{label:<36}{s['n']:>5}{s['p50_ms']:>10.1f}{s['p95_ms']:>10.1f}{s['max_ms']:>10.1f}")
     print(
-        f"\n(b) model calls per add (ScriptedLLM as extractor and judge, {runs[0]['adds']} "
-        f"sessions, "
-        f"{runs[0]['revisit_adds']} revisit earlier attributes, {runs[0]['changes']} value changes)"
+        f"\n(b) model calls per add (ScriptedLLM as extractor and judge, "
+        f"{runs[0]['adds']} sessions, {runs[0]['revisit_adds']} revisit "
+        f"earlier attributes, {runs[0]['changes']} value changes)"
     )
     head = (
         f"{'threshold':>9}{'calls/add':>11}{'max':>5}{'judge skipped':>15}{'revisits judged':>17}"

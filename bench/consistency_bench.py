@@ -443,8 +443,7 @@ def main() -> None:
         base = BASELINE[key]
         print(
             f"{label:34} {fmt.format(figures[key]):>8} "
-            f"{fmt.format(base) if base is not None else '-':>9} "
-            f"{target:>16}"
+            f"{fmt.format(base) if base is not None else '-':>9} {target:>16}"
         )
     if args.show:
         print("\n".join(figures["misses"]))

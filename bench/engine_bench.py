@@ -160,8 +160,8 @@ async def bench_size(engine: str, n: int, root: Path, cfg: argparse.Namespace, e
     out["gen_s"] = gen_ns / 1e9
     out["rss_after_load"] = U.rss_mb()
     log(
-        f"{engine} n={n}: loaded in {out['load_s']:.2f} s (data generation {out['gen_s']:.2f} s, "
-        f"not counted)"
+        f"{engine} n={n}: loaded in {out['load_s']:.2f} s "
+        f"(data generation {out['gen_s']:.2f} s, not counted)"
     )
     if engine == "edge" and not cfg.no_optimize and hasattr(store, "optimize"):
         t = time.perf_counter_ns()
@@ -824,18 +824,16 @@ def parent(cfg: argparse.Namespace) -> int:
         if k.startswith("loadavg")
     ]
     print(
-        f"memhub engine benchmark: sizes {','.join(map(str, sizes))}, {cfg.queries} queries "
-        f"and {cfg.facts} facts "
-        f"per size{' (quick)' if cfg.quick else ''}, {os.cpu_count()} CPUs, 1-min load average "
-        f"during the run "
+        f"memhub engine benchmark: sizes {','.join(map(str, sizes))}, {cfg.queries} queries and "
+        f"{cfg.facts} facts per size{' (quick)' if cfg.quick else ''}, {os.cpu_count()} CPUs, "
+        f"1-min load average during the run "
         f"{min(loads, default=math.nan):.1f}..{max(loads, default=math.nan):.1f}"
     )
     memhub = next(iter(edge["sizes"].values()))["impl"] if edge else "EdgeStore (qdrant-edge)"
     print(f"memhub  : {memhub}\nbaseline: {impl}, run up to N = {cfg.baseline_max:,}")
     print(
         "recall/memorize: MemoryClient with the real E5Embedder; store query: hybrid dense+BM25 "
-        "RRF(k=2),"
-        " user + status/exposure/layer filter"
+        "RRF(k=2), user + status/exposure/layer filter"
     )
     print()
     print(table)

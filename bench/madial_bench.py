@@ -330,10 +330,8 @@ def print_table(results: list[dict]) -> None:
     if results:
         print(
             f"\nquery = {results[0]['query']!r} (dialogue before the first test turn), search "
-            f"limit = "
-            f"{results[0]['limit']}; R@5 = |relevant in top 5| / |relevant|, averaged over "
-            f"dialogues; "
-            "ratio = R@5 / baseline (hybrid RRF k=60)."
+            f"limit = {results[0]['limit']}; R@5 = |relevant in top 5| / |relevant|, averaged over "
+            f"dialogues; ratio = R@5 / baseline (hybrid RRF k=60)."
         )
 
 

@@ -372,8 +372,8 @@ def report(r: dict[str, Any]) -> None:
     misses = [row for row in r["rows"] if row["hybrid"] != 1]
     if misses:
         print(
-            f"\nnot first in search() ({len(misses)}): rank | session: query -> top-{K} | dense, "
-            f"bm25 rank"
+            f"\nnot first in search() ({len(misses)}): rank "
+            f"| session: query -> top-{K} | dense, bm25 rank"
         )
         for row in misses:
             rank = row["hybrid"] or f">{K} (at {row.get('hybrid_rank_wide')})"

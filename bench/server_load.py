@@ -240,9 +240,8 @@ async def run_load(base: str, key: str, args: argparse.Namespace) -> dict:
     print(row("search", tally.latency["search"], elapsed, tally.errors["search"]))
     print(row("all", everything, elapsed, all_errors))
     print(
-        f"verify: {len(tally.written)} acknowledged adds ({len(tally.derived)} facts) read back "
-        f"by id "
-        f"in {verify_s:.1f} s: {'OK' if not problems else f'{len(problems)} MISSING'}"
+        f"verify: {len(tally.written)} acknowledged adds ({len(tally.derived)} facts) read back by "
+        f"id in {verify_s:.1f} s: {'OK' if not problems else f'{len(problems)} MISSING'}"
     )
     for problem in problems[:10]:
         print(f"  {problem}")

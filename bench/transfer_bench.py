@@ -83,8 +83,8 @@ async def timed(label: str, n: int, coro) -> tuple[float, object]:
     seconds, cpu = time.perf_counter() - t, time.process_time() - c
     CPU[label] = n / cpu
     log(
-        f"{label}: {n} memories in {seconds:.2f} s = {n / seconds:,.0f}/s ({n / cpu:,.0f} per "
-        f"CPU-second)"
+        f"{label}: {n} memories in {seconds:.2f} s = "
+        f"{n / seconds:,.0f}/s ({n / cpu:,.0f} per CPU-second)"
     )
     return n / seconds, result
 
@@ -98,8 +98,8 @@ async def run(cfg: argparse.Namespace, root: Path) -> dict[str, float]:
     t = time.perf_counter()
     await load(source, cfg.n)
     log(
-        f"loaded {cfg.n} synthetic memories (+1 event each) in {time.perf_counter() - t:.1f} s "
-        f"(not counted)"
+        f"loaded {cfg.n} synthetic memories (+1 event each) "
+        f"in {time.perf_counter() - t:.1f} s (not counted)"
     )
     plain, full = root / "plain.jsonl", root / "vectors.jsonl"
     rates["export"], _ = await timed("export", cfg.n, source.export(plain))

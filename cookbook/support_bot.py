@@ -94,8 +94,8 @@ class RuleBasedSupportModel(BaseChatModel):
         elif isinstance(last, HumanMessage) and _PROBLEM.search(last.text):
             if product is None:
                 reply = AIMessage(
-                    content="Sorry to hear that! Which router model do you have, and which plan "
-                    "are you on?"
+                    content="Sorry to hear that! "
+                    "Which router model do you have, and which plan are you on?"
                 )
             else:
                 calls = [

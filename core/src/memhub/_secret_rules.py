@@ -332,8 +332,8 @@ RULES: tuple[Rule, ...] = (
     # "my password is swordfish", "the db passcode was 'x y'"
     _rule(
         "password",
-        rf"{WORD_EDGE}(?i:password|passwd|passcode|passphrase)[ \t]+(?i:is|was)(?:[ \t]*:)?[ \t]+"
-        rf"{_PROSE_VALUE}",
+        rf"{WORD_EDGE}(?i:password|passwd|passcode|passphrase)[ \t]+(?i:is|was)(?:[ \t]*:)?[ "
+        rf"\t]+{_PROSE_VALUE}",
         "pass",
         group=KEY_VALUE,
     ),

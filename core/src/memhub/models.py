@@ -79,8 +79,8 @@ class GovernResult(BaseModel):
     cascaded: list[str] = Field(
         default_factory=list,
         description="other memories given the same exposure: the raw turns it was extracted from "
-        "and "
-        "what was extracted or derived from it or them (seal, tombstone and derive_lesson only)",
+        "and what was extracted or derived from it or "
+        "them (seal, tombstone and derive_lesson only)",
     )
 
 

@@ -49,9 +49,8 @@ class LoopRunner:
         if self._loop_owner.on_owner_loop():
             coro.close()
             raise UsageError(
-                f"synchronous {self.owner}.{method}() was called from the {self.owner}'s own "
-                f"event loop, "
-                f"where waiting would deadlock; await its async twin `a{method}(...)` there"
+                f"synchronous {self.owner}.{method}() was called from the {self.owner}'s own event "
+                f"loop, where waiting would deadlock; await its async twin `a{method}(...)` there"
             )
         self._check_open(coro)
         return self._loop_owner.call_sync(coro)

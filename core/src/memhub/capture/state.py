@@ -89,8 +89,7 @@ class CaptureState:
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise InvalidInputError(
                 f"{path} is not a readable capture state ({err}); fix it, or move it away to "
-                f"capture "
-                "every session again"
+                f"capture every session again"
             ) from err
         return cls(path, sessions)
 

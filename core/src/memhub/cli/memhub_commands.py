@@ -250,8 +250,8 @@ async def _forget_user(inv: Invocation) -> int | None:
 
 def _forgotten(r: ForgetResult) -> str:
     return (
-        f"tombstoned {r.tombstoned} record(s) of user {r.user_id}: their text is gone from every "
-        f"read\n"
+        f"tombstoned {r.tombstoned} record(s) of user {r.user_id}: "
+        "their text is gone from every read\n"
         "run 'memhub purge' to remove it from the files on disk as well"
     )
 

@@ -76,8 +76,7 @@ class Engine:
         if not isinstance(embedder, Embedder):
             raise InvalidInputError(
                 f"{type(embedder).__name__} is not an Embedder (memhub.embed.base.Embedder): it "
-                f"needs "
-                "name, dim, similarity_floor, embed_query and embed_passages"
+                f"needs name, dim, similarity_floor, embed_query and embed_passages"
             )
         self.store = store
         self.embedder = embedder

@@ -43,9 +43,9 @@ _ERROR = re.compile(
     r"(?<![\w.])[A-Za-z_][\w.]*(?:Error|Exception)\b(?::[^\n。，,;；]{0,80})?|(?:fatal|error): "
     r"[^\n。，,;；]{1,80}|"
     r"(?-i:\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b|\bE\d{4}\b|\b[A-Z]{5,}\b|\b[45]\d\d [A-Z][a-z]+(?: "
-    r"[A-Z][a-z]+)*)|"
-    r"\b(?:database is locked|segmentation fault|permission denied|timed? ?out|not found|deadlock|"
-    r"connection refused|out of memory|undefined reference|cannot import name \w+)\b",
+    r"[A-Z][a-z]+)*)|\b(?:database is locked|segmentation fault|permission denied|timed? ?out|not "
+    r"found|deadlock|connection refused|out of memory|undefined reference|cannot import name "
+    r"\w+)\b",
     re.IGNORECASE,
 )
 _IDENT = re.compile(

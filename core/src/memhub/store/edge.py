@@ -311,9 +311,9 @@ class EdgeStore:
         size = self._stored_size()
         if size and size != self._vector_size:
             raise EmbedderMismatchError(
-                f"the store at {self.path} holds {size}-d vectors but the embedder makes "
-                f"{self._vector_size}-d vectors; use the embedder it was built with or a new "
-                f"storage_dir"
+                f"the store at {self.path} holds {size}-d vectors but "
+                f"the embedder makes {self._vector_size}-d vectors; use "
+                f"the embedder it was built with or a new storage_dir"
             )
 
     def _stored_size(self) -> int:

@@ -229,9 +229,9 @@ class QdrantServerStore:
         if size != self._vector_size:
             held = f"{size}-d vectors" if size else f"no {DENSE!r} vector"
             raise EmbedderMismatchError(
-                f"the collection {full} at {self.url} holds {held} but the embedder makes "
-                f"{self._vector_size}-d vectors; use the embedder it was built with or another "
-                f"prefix"
+                f"the collection {full} at {self.url} holds {held} but "
+                f"the embedder makes {self._vector_size}-d vectors; "
+                f"use the embedder it was built with or another prefix"
             )
 
     async def close(self) -> None:

@@ -156,8 +156,7 @@ async def serve(args: argparse.Namespace) -> int:
             if not ip.is_loopback:
                 _say(
                     f"warning: {args.host} is not a loopback address: anyone who can reach this "
-                    f"port can "
-                    "read and change every memory (there is no authentication)"
+                    f"port can read and change every memory (there is no authentication)"
                 )
             _say(f"serving MCP on {_url(sock)} (streamable-http); {_describe(client)}")
             await _serve_http(server, sock, args.host, args.log_level)

@@ -36,8 +36,8 @@ Limit = Annotated[int, Field(ge=1, le=200, description="At most this many result
 UserId = Annotated[
     str | None,
     Field(
-        description="Only memories of this end user. Omit for project memories that belong to no "
-        "user."
+        description="Only memories of this end user. "
+        "Omit for project memories that belong to no user."
     ),
 ]
 AppId = Annotated[
@@ -73,9 +73,8 @@ CorrectActionParam = Annotated[
     CorrectAction,
     Field(
         description="replace: content changed (needs new_content) · negate: no longer true, "
-        "nothing "
-        "replaces it · confirm_actual: possible -> actual · confirm_necessary: -> necessary (hard "
-        "constraint) · demote: back to possible."
+        "nothing replaces it · confirm_actual: possible -> actual · confirm_necessary: -> "
+        "necessary (hard constraint) · demote: back to possible."
     ),
 ]
 GovernActionParam = Annotated[
@@ -96,8 +95,8 @@ Epistemic = Annotated[
 Polarity = Annotated[
     Literal["positive", "negative"] | None,
     Field(
-        description="Whether it states something is (positive) or is not (negative). Default: "
-        "inferred."
+        description="Whether it states something is (positive) or is not (negative). "
+        "Default: inferred."
     ),
 ]
 Source = Annotated[

@@ -184,8 +184,8 @@ class KeyStore:
         """
         if not TENANT_PATTERN.match(tenant):
             raise InvalidInputError(
-                "tenant must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or "
-                "digit"
+                "tenant must be 1-64 letters, digits, '.', "
+                "'_' or '-', starting with a letter or digit"
             )
         key = KEY_PREFIX + secrets.token_urlsafe(32)
         info = KeyInfo(

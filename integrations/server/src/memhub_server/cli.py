@@ -152,8 +152,7 @@ async def _serve_api(inv: Invocation) -> None:
     if not _is_loopback(a.host):
         print(
             f"memhub: warning: binding {a.host}, not loopback: other machines can reach this "
-            f"service. "
-            "Every request still needs an API key; put TLS in front of it.",
+            f"service. Every request still needs an API key; put TLS in front of it.",
             file=sys.stderr,
         )
     if not keys.list_keys():
@@ -225,8 +224,8 @@ async def _keys(inv: Invocation) -> None:
         else:
             print(key)
             print(
-                f"memhub: key {created.id} for tenant {tenant!r}; it is shown only now, store it "
-                f"safely",
+                f"memhub: key {created.id} for tenant {tenant!r}; "
+                f"it is shown only now, store it safely",
                 file=sys.stderr,
             )
     elif a.action == "list":
