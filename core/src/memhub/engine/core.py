@@ -282,8 +282,10 @@ class Engine:
         # (``cpu``), beside the embedding, which runs on the model's own threads.
         terms = cpu.run(sum(map(len, texts)), lambda: [self.bm25.document(t) for t in texts])
         embedded: Sequence[list[float]]
-        if vectors is None:
+        if vectors is None and texts:
             embedded, sparse = await asyncio.gather(self.embedder.embed_passages(texts), terms)
+        elif vectors is None:  # nothing to embed (raw-only records without text)
+            embedded, sparse = [], await terms
         else:
             embedded, sparse = vectors, await terms
         dense, terms_of = iter(embedded), iter(sparse)

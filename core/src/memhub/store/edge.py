@@ -147,8 +147,12 @@ def _to_point(p: StoredPoint, keys: frozenset[str]) -> qe.Point:
         vector[DENSE] = list(p.dense)
     if p.sparse is not None:
         vector[BM25] = qe.SparseVector(p.sparse.indices, p.sparse.values)
-    payload = {**p.payload, facets.FACETS: facets.facets(p.payload, keys)} if keys else p.payload
-    return qe.Point(p.id, vector, payload)
+    return qe.Point(p.id, vector, _with_facets(p.payload, keys))
+
+
+def _with_facets(payload: dict[str, Any], keys: frozenset[str]) -> dict[str, Any]:
+    """The payload as Edge stores it: with the facets list of its indexed ``keys``."""
+    return {**payload, facets.FACETS: facets.facets(payload, keys)} if keys else payload
 
 
 def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
@@ -387,12 +391,12 @@ class EdgeStore:
         only_if: Where | None = None,
     ) -> None:
         keys = _KEYS[collection]
-        if keys:
-            payload = {**payload, facets.FACETS: facets.facets(payload, keys)}
         must: list[qe.ConditionType] = [qe.HasIdCondition({point_id})]
         if only_if is not None:
             must.append(_filter(only_if, keys))
-        op = qe.UpdateOperation.overwrite_payload_by_filter(qe.Filter(must=must), payload)
+        op = qe.UpdateOperation.overwrite_payload_by_filter(
+            qe.Filter(must=must), _with_facets(payload, keys)
+        )
         await self._run(self._update, collection, op)
 
     def _update(self, collection: Collection, op: qe.UpdateOperation) -> None:
