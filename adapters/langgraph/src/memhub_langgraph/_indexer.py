@@ -20,10 +20,9 @@ from typing import Any
 
 from memhub.embed.base import Embedder
 from memhub.embed.bm25 import Bm25Encoder
-from memhub.store.base import IsEmpty, StoredPoint, Where
+from memhub.store.base import IsEmpty, StoredPoint, Where, every
 
 INDEXING = "indexing"
-_PAGE = 1000
 
 
 class PendingVectors:
@@ -56,14 +55,8 @@ class PendingVectors:
     async def recover(self) -> None:
         """Queue the records a previous process stored but did not embed."""
         where = Where(must_not=(IsEmpty(INDEXING),))
-        found: dict[str, str] = {}
-        offset = None
-        while True:
-            page, offset = await self._records.scroll("memories", where, limit=_PAGE, offset=offset)
-            found.update({p.id: p.payload[INDEXING] for p in page})
-            if offset is None:
-                break
-        self.add(found)
+        left = await every(self._records, "memories", where, size=1000)
+        self.add({p.id: p.payload[INDEXING] for p in left})
 
     async def drain(self) -> None:
         """Wait until every queued text has its vectors; raises what embedding raised."""

@@ -40,7 +40,7 @@ from langgraph.checkpoint.base import (
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from memhub.embed.base import Embedder
-from memhub.store.base import Collection, Match, MatchAny, StoredPoint, Where
+from memhub.store.base import Collection, Match, MatchAny, StoredPoint, Where, every
 from memhub_langgraph._runner import LoopRunner, resolve_client
 
 _SPACE = uuid.UUID("0e7f7f54-5d0b-4a7e-8d1f-6a3c9b2e4f10")
@@ -481,12 +481,7 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
     # -- maintenance ----------------------------------------------------------------------
 
     async def _scan(self, collection: Collection, where: Where) -> list[dict]:
-        out, offset = [], None
-        while True:
-            page, offset = await self._store.scroll(collection, where, limit=_PAGE, offset=offset)
-            out.extend(p.payload for p in page)
-            if offset is None:
-                return out
+        return [p.payload for p in await every(self._store, collection, where, size=_PAGE)]
 
     async def _delete_where(self, collection: Collection, where: Where) -> None:
         while True:

@@ -35,7 +35,7 @@ from langgraph.store.base import (
 from memhub.embed.base import Embedder
 from memhub.ids import to_point_id
 from memhub.redact import redact
-from memhub.store.base import DateRange, Match, MatchAny, StoredPoint, Where
+from memhub.store.base import DateRange, Match, MatchAny, StoredPoint, Where, pages
 from memhub_langgraph import _items as it
 from memhub_langgraph._indexer import INDEXING, PendingVectors
 from memhub_langgraph._runner import LoopRunner, resolve_client
@@ -231,19 +231,14 @@ class MemHubStore(BaseStore):
     ) -> list[tuple[dict, dict]]:
         """Every live item in ``where`` whose value passes ``flt``, with its decoded value."""
         out: list[tuple[dict, dict]] = []
-        offset = None
-        while True:
-            page, offset = await self.client.records.scroll(
-                "memories", where, limit=_PAGE, offset=offset
-            )
+        async for page in pages(self.client.records, "memories", where, size=_PAGE):
             for point in page:
                 if it.is_expired(point.payload, at):
                     continue
                 value = it.decode_value(point.payload)
                 if it.matches_filter(value, flt):
                     out.append((point.payload, value))
-            if offset is None:
-                return out
+        return out
 
     async def _search(self, op: SearchOp, at: datetime) -> list[SearchItem]:
         where = it.items_where(self._tenant, op.namespace_prefix)
@@ -308,17 +303,12 @@ class MemHubStore(BaseStore):
 
     async def _list_namespaces(self, op: ListNamespacesOp, at: datetime) -> list[tuple[str, ...]]:
         where = it.items_where(self._tenant, it.literal_prefix(op.match_conditions))
-        found: set[tuple[str, ...]] = set()
-        offset = None
-        while True:
-            page, offset = await self.client.records.scroll(
-                "memories", where, limit=_PAGE, offset=offset
-            )
-            found.update(
-                tuple(p.payload["namespace"]) for p in page if not it.is_expired(p.payload, at)
-            )
-            if offset is None:
-                break
+        found = {
+            tuple(p.payload["namespace"])
+            async for page in pages(self.client.records, "memories", where, size=_PAGE)
+            for p in page
+            if not it.is_expired(p.payload, at)
+        }
         namespaces = [
             ns for ns in found if all(it.does_match(c, ns) for c in op.match_conditions or ())
         ]

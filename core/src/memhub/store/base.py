@@ -201,8 +201,21 @@ class MemoryStore(Protocol):
         """Many writes follow (an import): index them once when the block ends, not in passing."""
 
 
+class Scrolls(Protocol):
+    """Anything that pages through points: a ``MemoryStore``, or a client's ``records``."""
+
+    async def scroll(
+        self,
+        collection: Collection,
+        where: Where | None = None,
+        *,
+        limit: int = ...,
+        offset: str | None = None,
+    ) -> tuple[list[StoredPoint], str | None]: ...
+
+
 async def pages(
-    store: MemoryStore,
+    store: Scrolls,
     collection: Collection,
     where: Where | None = None,
     *,
@@ -216,9 +229,13 @@ async def pages(
     """
     offset = None
     while True:
-        page, offset = await store.scroll(
-            collection, where, limit=size, offset=offset, with_vectors=with_vectors
-        )
+        if with_vectors:  # a store's option; a client's records have no vectors to read
+            assert isinstance(store, MemoryStore)
+            page, offset = await store.scroll(
+                collection, where, limit=size, offset=offset, with_vectors=True
+            )
+        else:
+            page, offset = await store.scroll(collection, where, limit=size, offset=offset)
         if page:
             yield page
         if offset is None:
@@ -226,7 +243,7 @@ async def pages(
 
 
 async def every(
-    store: MemoryStore, collection: Collection, where: Where | None = None
+    store: Scrolls, collection: Collection, where: Where | None = None, *, size: int = 256
 ) -> list[StoredPoint]:
     """Every point of ``collection`` matching ``where``, however many: no silent cap."""
-    return [point async for page in pages(store, collection, where) for point in page]
+    return [point async for page in pages(store, collection, where, size=size) for point in page]
