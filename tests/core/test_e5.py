@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from memhub.embed import e5 as e5_module
@@ -63,3 +65,40 @@ async def test_a_passage_that_differs_only_in_case_spacing_or_end_punctuation_re
     assert _cos(changed, other) < 0.999
     await embedder.embed_passages(["a", "b"])  # the oldest go beyond two
     assert list(embedder._passages) == ["a", "b"]
+
+
+async def test_a_batch_keeps_each_text_s_vector_in_order(e5):
+    texts = ["I moved to Berlin", "x" * 300, "我喜欢喝咖啡", "", "The deploy runs at 5 pm"]
+    fresh = e5_module.E5Embedder(num_threads=2)
+    batch = await fresh.embed_passages(texts)
+    for text, vector in zip(texts, batch, strict=True):
+        alone = await e5_module.E5Embedder(num_threads=1).embed_passages([text])
+        assert np.allclose(alone[0], vector, atol=1e-6)
+
+
+def test_the_runs_of_a_batch_are_embedded_side_by_side(monkeypatch):
+    # each run waits for the other at a barrier: embedded one after the other, it times out
+    meeting = threading.Barrier(2, timeout=10)
+    threads = []
+
+    class Model:
+        def passage(self, texts):
+            threads.append(threading.current_thread().name)
+            meeting.wait()
+            return np.array([[float(len(t))] for t in texts])
+
+    monkeypatch.setattr(e5_module, "_MODEL", Model())
+    embedder = e5_module.E5Embedder(num_threads=2)
+    vectors = embedder._passages_sync(["a" * 40, "b", "c" * 20, "d" * 20])
+    assert vectors == [[40.0], [1.0], [20.0], [20.0]]
+    assert len(set(threads)) == 2
+
+
+def test_a_batch_is_cut_into_runs_of_about_the_same_length():
+    assert e5_module.split_even(["a" * 30, "b", "c" * 10, "d" * 20], 2) == [
+        ["a" * 30, "b"],
+        ["c" * 10, "d" * 20],
+    ]
+    assert e5_module.split_even(["a", "b", "x" * 100], 2) == [["a", "b"], ["x" * 100]]
+    assert e5_module.split_even(["only"], 2) == [["only"]]
+    assert [len(run) for run in e5_module.split_even(["t" * 40] * 11, 3)] == [4, 4, 3]
