@@ -67,6 +67,24 @@ def test_keys_create_refuses_a_bad_tenant(memhub_main, tmp_path, capsys):
     assert "tenant" in capsys.readouterr().err
 
 
+def test_keys_takes_only_each_actions_arguments(memhub_main, tmp_path, capsys):
+    def keys(*argv: str) -> int:
+        return memhub_main(["--storage-dir", str(tmp_path / "s"), "keys", *argv])
+
+    assert keys("create", "--tenant", "acme") == 0
+    assert keys("create", "--tenant", "ops", "--admin") == 0
+    capsys.readouterr()
+    assert keys("list", "--tenant", "acme", "--json") == 0  # --tenant narrows the list
+    assert [k["tenant"] for k in json.loads(capsys.readouterr().out)["keys"]] == ["acme"]
+    assert keys("list", "--admin") == 2
+    assert "keys list does not take --admin" in capsys.readouterr().err
+    assert keys("revoke", "k_nope", "--tenant", "acme") == 2
+    assert "keys revoke does not take --tenant" in capsys.readouterr().err
+    assert keys("create", "k_nope", "--tenant", "acme") == 2
+    assert "keys create does not take KEY_ID" in capsys.readouterr().err
+    assert len(KeyStore(tmp_path / "s" / KEYS_FILE).list_keys()) == 2  # nothing else was made
+
+
 def test_serve_api_warns_when_it_binds_beyond_loopback(
     memhub_main, fresh_store, monkeypatch, capsys
 ):

@@ -2,16 +2,17 @@
 
 One process per command, so each invocation is one ``asyncio.run``. Commands live in
 the modules of ``COMMAND_MODULES``; each exposes ``register(add: AddCommand) -> None``
-and calls ``add(name, handler, summary)`` once per command, which returns the command's
-``ArgumentParser`` (already carrying the global options) to add arguments to::
+and calls ``add(name, handler, summary, scope=...)`` once per command, which returns the
+command's ``ArgumentParser`` (already carrying the global options and the scope options it
+named) to add arguments to::
 
     def register(add: AddCommand) -> None:
-        parser = add("get", _get, "show one memory")
+        parser = add("history", _history, "the audit trail of one memory", scope=SCOPE_KEYS)
         parser.add_argument("atom_id")
 
-    async def _get(inv: Invocation) -> int | None:
+    async def _history(inv: Invocation) -> int | None:
         client = await inv.client()
-        inv.emit(await client.get(inv.args.atom_id, **inv.scope), render.atom)
+        inv.emit(await client.history(inv.args.atom_id, **inv.scope), render.history)
 
 A handler returns ``None`` (exit 0) or an exit code, and raises ``MemHubError`` for
 failures: ``main`` maps them to one line on stderr and an exit code (``exit_code``).
@@ -24,11 +25,11 @@ import asyncio
 import os
 import sys
 import traceback
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, entry_points, version
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 from memhub.cli import (
     capture_commands,
@@ -38,6 +39,7 @@ from memhub.cli import (
     transfer_commands,
 )
 from memhub.client import MemoryClient
+from memhub.config import Settings
 from memhub.errors import (
     ConflictError,
     InvalidInputError,
@@ -73,7 +75,20 @@ _EXIT_CODES: tuple[tuple[type[MemHubError], int], ...] = (
 
 M = TypeVar("M", bound="BaseModel | dict[str, Any]")
 Handler = Callable[["Invocation"], Awaitable[int | None]]
-AddCommand = Callable[[str, Handler, str], argparse.ArgumentParser]
+
+
+class AddCommand(Protocol):
+    """``add(name, handler, summary, scope=(...))``: register one command, get its parser.
+
+    ``scope`` names the scope options (``SCOPE_KEYS``: ``tenant``, ``user_id``, …) the
+    command acts on; it is offered those and refuses the others, so no flag is accepted and
+    then ignored.
+    """
+
+    def __call__(
+        self, name: str, handler: Handler, summary: str, *, scope: Collection[str] = ()
+    ) -> argparse.ArgumentParser: ...
+
 
 # The registration point: a module here exposes ``register(add: AddCommand) -> None``.
 COMMAND_MODULES: list[ModuleType] = [
@@ -108,11 +123,17 @@ class Invocation:
         """The scope overrides given on the command line (``*`` widens a read)."""
         return {k: v for k in SCOPE_KEYS if (v := getattr(self.args, k, None)) is not None}
 
+    def settings(self) -> Settings:
+        """The settings with the command line's ``--storage-dir`` and ``--tenant`` applied."""
+        return Settings.load(
+            storage_dir=getattr(self.args, "storage_dir", None),
+            tenant=getattr(self.args, "tenant", None),
+        )
+
     async def client(self) -> MemoryClient:
         """The client, opened on first use (so a locked or mismatched store fails here)."""
         if self._client is None:
-            client = MemoryClient(storage_dir=getattr(self.args, "storage_dir", None))
-            self._client = await client.open()
+            self._client = await MemoryClient(settings=self.settings()).open()
         return self._client
 
     async def aclose(self) -> None:
@@ -157,15 +178,36 @@ def _global_options() -> _Parser:
     opts.add_argument(
         "--json", action="store_true", default=argparse.SUPPRESS, help="print results as JSON"
     )
-    for key in SCOPE_KEYS:
-        opts.add_argument(
-            f"--{key.replace('_', '-')}",
-            dest=key,
-            metavar=key.split("_")[0].upper(),
-            help=f"scope override for {key}"
-            + ("; '*' widens a read" if key in ("workspace", "repository", "branch") else ""),
-        )
     return common
+
+
+def _scope_options(parser: argparse.ArgumentParser, keys: Collection[str]) -> None:
+    """The ``--user-id``-style options of ``keys`` (SUPPRESS default, like the global ones)."""
+    group = parser.add_argument_group("scope")
+    for key in SCOPE_KEYS:
+        if key in keys:
+            group.add_argument(
+                _flag(key),
+                dest=key,
+                default=argparse.SUPPRESS,
+                metavar=key.split("_")[0].upper(),
+                help=f"scope override for {key}"
+                + ("; '*' widens a read" if key in ("workspace", "repository", "branch") else ""),
+            )
+
+
+def _flag(key: str) -> str:
+    return f"--{key.replace('_', '-')}"
+
+
+def _refuse_unused_scope(args: argparse.Namespace) -> None:
+    """A scope option given before a command that does not act on it is an error, not a no-op."""
+    unused = [k for k in SCOPE_KEYS if hasattr(args, k) and k not in args.scope_keys]
+    if unused:
+        flags = ", ".join(_flag(k) for k in unused)
+        raise UsageError(
+            f"'{args.command}' does not take {flags} (see '{PROG} {args.command} --help')"
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -179,11 +221,17 @@ def build_parser() -> argparse.ArgumentParser:
         "4 invalid transition or conflict, 5 store locked",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    _scope_options(parser, SCOPE_KEYS)  # before the command: checked against it once parsed
     commands = parser.add_subparsers(title="commands", dest="command", metavar="COMMAND")
 
-    def add(name: str, handler: Handler, summary: str) -> argparse.ArgumentParser:
+    def add(
+        name: str, handler: Handler, summary: str, *, scope: Collection[str] = ()
+    ) -> argparse.ArgumentParser:
+        if unknown := set(scope) - set(SCOPE_KEYS):
+            raise ValueError(f"command {name!r}: no scope keys {sorted(unknown)}")
         sub = commands.add_parser(name, parents=[common], help=summary, description=summary)
-        sub.set_defaults(handler=handler)
+        _scope_options(sub, scope)
+        sub.set_defaults(handler=handler, scope_keys=tuple(scope))
         return sub
 
     for module in COMMAND_MODULES:
@@ -220,6 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if handler is None:
             parser.print_help(sys.stderr)
             return EXIT_USAGE
+        _refuse_unused_scope(args)
         return asyncio.run(_run(handler, Invocation(args))) or EXIT_OK
     except MemHubError as err:
         return _fail(err, exit_code(err))

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from memhub import progress as progress_
 from memhub.capture import PARSERS, CaptureState, capture
 from memhub.capture.state import locked
-from memhub.config import Settings
 from memhub.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -27,7 +26,10 @@ if TYPE_CHECKING:
 
 def register(add: AddCommand) -> None:
     p = add(
-        "capture", _capture, "add coding-agent sessions to memory (tool outputs are never read)"
+        "capture",
+        _capture,
+        "add coding-agent sessions to memory (tool outputs are never read)",
+        scope=("tenant", "user_id"),
     )
     p.add_argument("agent", choices=tuple(PARSERS), help="whose sessions to read")
     p.add_argument(
@@ -65,7 +67,7 @@ async def _capture(inv: Invocation) -> int | None:
     if a.path and not root.is_dir():
         raise InvalidInputError(f"--path {a.path}: not a folder")
     user_id = inv.scope.get("user_id") or _os_user()
-    storage_dir = Settings.load(storage_dir=getattr(a, "storage_dir", None)).storage_dir
+    storage_dir = inv.settings().storage_dir
     progress = _Sessions(f"capture {a.agent}", a.quiet)
     try:
         if a.dry_run:

@@ -13,24 +13,25 @@ from memhub import progress as progress_
 from memhub.cli import render
 from memhub.errors import UsageError
 from memhub.models import CorrectAction, Epistemic, GovernAction
+from memhub.scope import SCOPE_KEYS
 
 if TYPE_CHECKING:
     from memhub.cli.app import AddCommand, Invocation
 
 
 def register(add: AddCommand) -> None:
-    p = add("memorize", _memorize, "store one fact (a duplicate is a no_op)")
+    p = add("memorize", _memorize, "store one fact (a duplicate is a no_op)", scope=SCOPE_KEYS)
     p.add_argument(
         "content", metavar="CONTENT", help="the fact, in natural language; - reads stdin"
     )
     p.add_argument("--epistemic", choices=get_args(Epistemic), help="default: inferred")
     p.add_argument("--polarity", choices=("positive", "negative"), help="default: inferred")
 
-    p = add("recall", _recall, "find memories (a noun phrase works best)")
+    p = add("recall", _recall, "find memories (a noun phrase works best)", scope=SCOPE_KEYS)
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--limit", type=int, default=10, metavar="N", help="at most N results (1-200)")
 
-    p = add("correct", _correct, "change what is believed about a memory")
+    p = add("correct", _correct, "change what is believed about a memory", scope=SCOPE_KEYS)
     p.add_argument("atom_id", metavar="ATOM_ID")
     p.add_argument(
         "action",
@@ -41,7 +42,7 @@ def register(add: AddCommand) -> None:
     p.add_argument("--reason", required=True, help="why; the audit trail shows it")
     p.add_argument("--new-content", help="the new version (replace only)")
 
-    p = add("govern", _govern, "change whether a memory may exist")
+    p = add("govern", _govern, "change whether a memory may exist", scope=SCOPE_KEYS)
     p.add_argument("atom_id", metavar="ATOM_ID")
     p.add_argument(
         "action",
@@ -52,17 +53,22 @@ def register(add: AddCommand) -> None:
     p.add_argument("--reason", required=True, help="why; the audit trail shows it")
     p.add_argument("--lesson-content", help="the lesson to keep (derive_lesson only)")
 
-    p = add("handoff", _handoff, "leave a summary for the next session")
+    p = add("handoff", _handoff, "leave a summary for the next session", scope=SCOPE_KEYS)
     p.add_argument(
         "summary", metavar="SUMMARY", help="what was done, why, risks, next steps; - reads stdin"
     )
 
-    add("context", _context, "session context: the latest handoff, then the constraints")
+    add(
+        "context",
+        _context,
+        "session context: the latest handoff, then the constraints",
+        scope=SCOPE_KEYS,
+    )
 
-    p = add("history", _history, "the audit trail of one memory")
+    p = add("history", _history, "the audit trail of one memory", scope=SCOPE_KEYS)
     p.add_argument("atom_id", metavar="ATOM_ID")
 
-    add("stats", _stats, "what the store holds")
+    add("stats", _stats, "what the store holds", scope=SCOPE_KEYS)
 
     p = add("purge", _purge, "rewrite the store so sealed/tombstoned content is gone from disk")
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")

@@ -1,7 +1,8 @@
 """The MemHub commands: add, search, get, list, update, delete, search-conversation, forget-user,
 digest, config.
 
-``--user-id`` (a global option) is required where the SDK requires it.
+``--user-id`` is required where the SDK requires it; each command offers the scope options of
+its SDK call (``_READ``, ``_WRITE``, ``_BY_ID``) and refuses the others.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memhub.cli import render
-from memhub.config import Settings
 from memhub.errors import InvalidInputError
 from memhub.models import ConversationResult, ForgetResult, MemoryItem, SearchResult, WriteResult
 
@@ -20,8 +20,20 @@ if TYPE_CHECKING:
     from memhub.cli.app import AddCommand, Invocation
 
 
+# The scope options each kind of command acts on (the SDK operation's parameters; the tenant
+# is the client's).
+_READ = ("tenant", "user_id", "app_id", "agent_id", "session_id")
+_WRITE = (*_READ, "branch")
+_BY_ID = ("tenant", "user_id")
+
+
 def register(add: AddCommand) -> None:
-    p = add("add", _add, "write a statement or a conversation (facts and profile are extracted)")
+    p = add(
+        "add",
+        _add,
+        "write a statement or a conversation (facts and profile are extracted)",
+        scope=_WRITE,
+    )
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--content", help="one statement; - reads stdin")
     source.add_argument(
@@ -30,7 +42,7 @@ def register(add: AddCommand) -> None:
     p.add_argument("--workspace-id", help="version boundary for procedures")
     p.add_argument("--metadata", metavar="JSON", help="a JSON object stored with the memories")
 
-    p = add("search", _search, "grouped search over a user's current memories")
+    p = add("search", _search, "grouped search over a user's current memories", scope=_READ)
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--limit", type=int, default=10)
     p.add_argument("--procedure-limit", type=int, default=0, help="also return up to N procedures")
@@ -38,29 +50,35 @@ def register(add: AddCommand) -> None:
         "--derived-limit", type=int, default=None, help="also return up to N derived (L3) items"
     )
 
-    p = add("search-conversation", _search_conversation, "search the raw conversation turns")
+    p = add(
+        "search-conversation",
+        _search_conversation,
+        "search the raw conversation turns",
+        scope=_READ,
+    )
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--limit", type=int, default=10)
 
-    p = add("get", _get, "show one memory")
+    p = add("get", _get, "show one memory", scope=_BY_ID)
     p.add_argument("memory_id", metavar="MEMORY_ID")
 
-    p = add("list", _list, "a user's memories, newest first")
+    p = add("list", _list, "a user's memories, newest first", scope=_READ)
     p.add_argument(
         "--include-history", action="store_true", help="also replaced and deleted versions"
     )
 
-    p = add("update", _update, "write a new version of a memory")
+    p = add("update", _update, "write a new version of a memory", scope=_BY_ID)
     p.add_argument("memory_id", metavar="MEMORY_ID")
     p.add_argument("content", metavar="CONTENT")
 
-    p = add("delete", _delete, "archive a memory (govern erases content)")
+    p = add("delete", _delete, "archive a memory (govern erases content)", scope=_BY_ID)
     p.add_argument("memory_id", metavar="MEMORY_ID")
 
     p = add(
         "forget-user",
         _forget_user,
         "erase every memory of one user (--user-id; --app-id: only that app)",
+        scope=("tenant", "user_id", "app_id"),
     )
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
@@ -68,12 +86,18 @@ def register(add: AddCommand) -> None:
         "digest",
         _digest,
         "dual mode: derive L3 patterns for the scopes written since the last digest",
+        scope=("tenant",),
     )
     p.add_argument(
         "--mode", choices=("system1", "dual"), help="override the configured mode for this run"
     )
 
-    add("config", _config, "show the effective settings and where each comes from (keys masked)")
+    add(
+        "config",
+        _config,
+        "show the effective settings and where each comes from (keys masked)",
+        scope=("tenant",),
+    )
 
 
 def _user(inv: Invocation) -> str:
@@ -265,7 +289,7 @@ async def _digest(inv: Invocation) -> None:
 
 
 async def _config(inv: Invocation) -> None:
-    settings = Settings.load(storage_dir=getattr(inv.args, "storage_dir", None))
+    settings = inv.settings()
     shown, sources = settings.masked(), settings.sources()
     rows = [(key, render.one_line(value), sources.get(key, "")) for key, value in shown.items()]
     inv.emit(

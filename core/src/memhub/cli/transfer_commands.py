@@ -20,7 +20,12 @@ if TYPE_CHECKING:
 
 
 def register(add: AddCommand) -> None:
-    p = add("export", _export, "write every memory version with its audit trail as JSON Lines")
+    p = add(
+        "export",
+        _export,
+        "write every memory version with its audit trail as JSON Lines",
+        scope=("tenant", "user_id", "app_id"),
+    )
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
     p.add_argument(
         "--include-vectors",
@@ -30,7 +35,10 @@ def register(add: AddCommand) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
     p = add(
-        "import", _import, "add the memories of an export (or of a mem0 store); safe to run again"
+        "import",
+        _import,
+        "add the memories of an export (or of a mem0 store); safe to run again",
+        scope=("tenant",),
     )
     p.add_argument(
         "source", metavar="PATH", help="an export file, or with --from mem0 a mem0 store folder"

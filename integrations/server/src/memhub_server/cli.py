@@ -37,13 +37,19 @@ def register(add: AddCommand) -> None:
         "serve",
         _serve,
         "run the local hub on 127.0.0.1, so every client on this machine shares the store",
+        scope=("tenant",),
     )
     p.add_argument(
         "--port", type=int, default=None, help="port (default: a free one, written to hub.json)"
     )
     _digest_option(p)
 
-    p = add("ui", _ui, "open the memory inspector: a local hub with its web page, in the browser")
+    p = add(
+        "ui",
+        _ui,
+        "open the memory inspector: a local hub with its web page, in the browser",
+        scope=("tenant",),
+    )
     p.add_argument(
         "--port", type=int, default=None, help="port (default: a free one, written to hub.json)"
     )
@@ -51,7 +57,12 @@ def register(add: AddCommand) -> None:
         "--no-browser", action="store_true", help="only print the link (e.g. on a server)"
     )
 
-    p = add("keys", _keys, "manage the REST service's API keys: create, list, revoke")
+    p = add(
+        "keys",
+        _keys,
+        "manage the REST service's API keys: create, list, revoke",
+        scope=("tenant",),
+    )
     p.add_argument(
         "action",
         choices=("create", "list", "revoke"),
@@ -66,7 +77,7 @@ def register(add: AddCommand) -> None:
         action="store_true",
         help="create: an operator's key, which may also purge the whole store",
     )
-    # `--tenant` is a global option of the memhub command: create reads it from there.
+    # `--tenant`: the tenant a created key serves (list and revoke refuse it).
 
 
 def _digest_option(p) -> None:
@@ -208,14 +219,27 @@ async def _ui(inv: Invocation) -> None:
     await _serve(inv, open_browser=not inv.args.no_browser)
 
 
+_KEYS_TAKES = {"create": {"--tenant", "--admin"}, "list": {"--tenant"}, "revoke": {"KEY_ID"}}
+
+
+def _check_keys_arguments(action: str, given: dict[str, object]) -> None:
+    """Each action of ``keys`` takes only its own arguments: none is accepted and ignored."""
+    extra = sorted(
+        name for name, value in given.items() if value and name not in _KEYS_TAKES[action]
+    )
+    if extra:
+        raise UsageError(f"keys {action} does not take {', '.join(extra)}")
+
+
 async def _keys(inv: Invocation) -> None:
     from memhub.cli import render
     from memhub_server.auth import KEYS_FILE, KeyStore
 
     a = inv.args
+    tenant = getattr(a, "tenant", None)
+    _check_keys_arguments(a.action, {"--tenant": tenant, "KEY_ID": a.key_id, "--admin": a.admin})
     keys = KeyStore(Path(_settings(inv).storage_dir) / KEYS_FILE)
     if a.action == "create":
-        tenant = getattr(a, "tenant", None)
         if not tenant:
             raise UsageError("keys create needs --tenant NAME")
         key, created = keys.create(tenant, admin=bool(getattr(a, "admin", False)))
@@ -229,7 +253,7 @@ async def _keys(inv: Invocation) -> None:
                 file=sys.stderr,
             )
     elif a.action == "list":
-        listed = keys.list_keys()
+        listed = [k for k in keys.list_keys() if tenant in (None, k.tenant)]
         if inv.json:
             inv.emit({"keys": [vars(k) for k in listed]}, render.to_json)
         else:
