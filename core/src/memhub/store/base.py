@@ -98,6 +98,12 @@ class IndexSpec:
     tenant: str | None = None
     """The keyword key Qdrant stores points grouped by (``is_tenant``): a user's
     memories sit together on disk, so a filtered scan reads them in few pages."""
+    optional: tuple[str, ...] = ()
+    """Keyword keys most records lack: ``EdgeStore`` marks them when they hold a value,
+    not when empty (``memhub.store.facets``)."""
+    packed: tuple[str, ...] = ()
+    """Keys no filter names: ``EdgeStore`` keeps them in one JSON string and refuses a
+    filter on one (``memhub.store.facets``); a Qdrant server stores them as given."""
 
 
 @dataclass

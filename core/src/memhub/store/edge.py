@@ -18,34 +18,35 @@ import contextlib
 import json
 import shutil
 import threading
-import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, TypeVar
 
-import numpy as np
 import qdrant_edge as qe
 
 from memhub.errors import EmbedderMismatchError, MemHubError
 from memhub.store import facets
+from memhub.store._edge_codec import (
+    edge_filter,
+    from_record,
+    fusion,
+    point_id,
+    to_edge_filter,
+    to_point,
+)
 from memhub.store._lock import DirLock
 from memhub.store.base import (
     BM25,
     DENSE,
     Collection,
-    Condition,
-    DateRange,
-    HasVector,
     IndexSpec,
-    IsEmpty,
-    Match,
-    MatchAny,
     ScoredPoint,
     SparseVector,
     StoredPoint,
     Where,
 )
+from memhub.store.facets import Layout
 from memhub.store.schema import COLLECTIONS, INDEXES
 
 T = TypeVar("T")
@@ -54,7 +55,9 @@ _PAYLOAD_ONLY = "_none"  # Edge wants at least one vector; events and meta never
 # memories and meta are read by every open (embedder check, snapshot, recovery); the
 # other shards open on first use.
 _OPENED_AT_START: tuple[Collection, ...] = ("memories", "meta")
-_KEYS: dict[str, frozenset[str]] = {name: facets.facet_keys(spec) for name, spec in INDEXES.items()}
+# the layout a new shard is written in; a shard keeps the one it was created with
+_KEYS: dict[str, Layout] = {name: Layout.of(spec) for name, spec in INDEXES.items()}
+_LAYOUT_FILE = "memhub_layout.json"
 # Qdrant Edge has no background optimizer: without optimize() every memory would stay in
 # the appendable segment (float vectors and every index in RAM, rebuilt on each open).
 # So every _OPTIMIZE_EVERY memories written the writer asks for it, and close() does too.
@@ -64,95 +67,6 @@ _OPTIMIZE_EVERY = 20_000
 # Inside bulk() (an import): fewer builds, but still some, so what waits unindexed in the
 # appendable segment (float vectors and indexes in RAM) stays bounded however large it is.
 _BULK_OPTIMIZE_EVERY = 100_000
-
-
-def _condition(c: Condition, keys: frozenset[str]) -> qe.ConditionType:
-    if isinstance(c, Match | MatchAny | IsEmpty) and c.key in keys:
-        faceted = _facet_condition(c)
-        if faceted is not None:
-            return faceted
-    if isinstance(c, Match):
-        # The binding reads a Python bool as the integer 1/0 (so it would match 1, never
-        # true); numpy.bool_ is not an int and arrives as a real bool.
-        value = np.bool_(c.value) if isinstance(c.value, bool) else c.value
-        # the stub says bool; numpy.bool_ is what the binding reads as one (see above)
-        return qe.FieldCondition(c.key, match=qe.MatchValue(value))  # type: ignore[arg-type]
-    if isinstance(c, MatchAny):
-        return qe.FieldCondition(c.key, match=qe.MatchAny(list(c.values)))
-    if isinstance(c, IsEmpty):
-        return qe.IsEmptyCondition(c.key)
-    if isinstance(c, DateRange):
-        return qe.FieldCondition(c.key, range=qe.RangeDateTime(gte=c.gte, lte=c.lte))
-    if isinstance(c, HasVector):
-        return qe.HasVectorCondition(c.name)
-    if isinstance(c, Where):
-        return _filter(c, keys)
-    raise TypeError(f"unsupported condition {c!r}")
-
-
-def _facet_condition(c: Match | MatchAny | IsEmpty) -> qe.FieldCondition | None:
-    """The same condition on ``_facets`` (see ``memhub.store.facets``), if it can be said there."""
-    if isinstance(c, IsEmpty):
-        return qe.FieldCondition(facets.FACETS, match=qe.MatchValue(facets.empty(c.key)))
-    values = (c.value,) if isinstance(c, Match) else c.values
-    found = [facets.token(c.key, v) for v in values]
-    tokens = [t for t in found if t is not None]
-    if len(tokens) < len(found):
-        return None
-    return qe.FieldCondition(
-        facets.FACETS, match=qe.MatchAny(tokens) if len(tokens) > 1 else qe.MatchValue(tokens[0])
-    )
-
-
-def to_edge_filter(where: Where | None, keys: frozenset[str] = frozenset()) -> qe.Filter | None:
-    """``where`` for Edge; conditions on ``keys`` go to the facets list."""
-    return None if where is None else _filter(where, keys)
-
-
-def _filter(where: Where, keys: frozenset[str]) -> qe.Filter:
-    return qe.Filter(
-        must=[_condition(c, keys) for c in where.must] or None,
-        should=[_condition(c, keys) for c in where.should] or None,
-        must_not=[_condition(c, keys) for c in where.must_not] or None,
-    )
-
-
-def _fusion(k: int, weights: tuple[float, float] | None, sources: int) -> qe.Fusion:
-    rrf = qe.Fusion.Rrf(k=k, weights=list(weights[:sources])) if weights else qe.Fusion.Rrf(k=k)
-    # the stub nests Rrf in Fusion without declaring it a subclass, as the binding does
-    return rrf  # type: ignore[return-value]
-
-
-def _point_id(pid: qe.PointId) -> str:
-    return str(pid) if isinstance(pid, uuid.UUID) else str(uuid.UUID(str(pid)))
-
-
-def _from_record(record: qe.Record | qe.ScoredPoint, with_vectors: bool) -> StoredPoint:
-    dense: list[float] | None = None
-    sparse: SparseVector | None = None
-    if with_vectors and isinstance(record.vector, dict):
-        # ``dense`` is configured as one vector (not a multivector): a list of floats
-        dense = cast("list[float] | None", record.vector.get(DENSE))
-        raw = record.vector.get(BM25)
-        if isinstance(raw, qe.SparseVector):
-            sparse = SparseVector(list(raw.indices), list(raw.values))
-    payload = dict(record.payload or {})
-    payload.pop(facets.FACETS, None)
-    return StoredPoint(_point_id(record.id), payload, dense, sparse)
-
-
-def _to_point(p: StoredPoint, keys: frozenset[str]) -> qe.Point:
-    vector: dict[str, Any] = {}
-    if p.dense is not None:
-        vector[DENSE] = list(p.dense)
-    if p.sparse is not None:
-        vector[BM25] = qe.SparseVector(p.sparse.indices, p.sparse.values)
-    return qe.Point(p.id, vector, _with_facets(p.payload, keys))
-
-
-def _with_facets(payload: dict[str, Any], keys: frozenset[str]) -> dict[str, Any]:
-    """The payload as Edge stores it: with the facets list of its indexed ``keys``."""
-    return {**payload, facets.FACETS: facets.facets(payload, keys)} if keys else payload
 
 
 def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
@@ -217,10 +131,10 @@ def _create_indexes(shard: qe.EdgeShard, spec: IndexSpec, existing: set[str]) ->
             shard.update(qe.UpdateOperation.create_field_index(key, schema))
 
 
-def _upgrade_to_facets(shard: qe.EdgeShard, spec: IndexSpec, existing: set[str]) -> None:
+def _upgrade_to_facets(shard: qe.EdgeShard, layout: Layout, existing: set[str]) -> None:
     """A shard written before facets had one index per key (in ``existing``): add
     ``_facets`` to every point, then drop the per-key indexes."""
-    keys = facets.facet_keys(spec)
+    keys = layout.keys
     if not keys or not any(key in existing for key in keys):
         return
     missing = qe.Filter(must=[qe.IsEmptyCondition(facets.FACETS)])
@@ -230,7 +144,7 @@ def _upgrade_to_facets(shard: qe.EdgeShard, spec: IndexSpec, existing: set[str])
         )
         shard.update(
             qe.UpdateOperation.upsert_points(
-                [_to_point(_from_record(r, True), keys) for r in records]
+                [to_point(from_record(r, True), layout) for r in records]
             )
         )
     for key in keys & existing:
@@ -252,6 +166,7 @@ class EdgeStore:
         self.path = Path(path)
         self._lock = DirLock(self.path)
         self._shards: dict[str, qe.EdgeShard] = {}
+        self._layouts: dict[str, Layout] = {}
         self._vector_size = 0
         self._unoptimized = 0  # memories written since the last optimize()
         self._bulk = 0  # open bulk() blocks: no indexing in passing while > 0
@@ -292,6 +207,30 @@ class EdgeStore:
             shard = self._shards[name] = self._open_shard(name)
         return shard
 
+    def _layout(self, name: Collection) -> Layout:
+        """The layout ``name``'s shard is written in (``memhub.store.facets``): the one
+        recorded beside it; a shard from before layouts were recorded marks every facet
+        key when empty. A shard not made yet will be made in today's (``_create``)."""
+        layout = self._layouts.get(name)
+        if layout is None:
+            folder = self.path / name
+            if (folder / _LAYOUT_FILE).exists():
+                recorded = json.loads((folder / _LAYOUT_FILE).read_text())
+                layout = Layout.of(INDEXES[name], recorded["present"])
+            elif (folder / "edge_config.json").exists():
+                layout = Layout.of(INDEXES[name], ())
+            else:
+                layout = _KEYS[name]
+            self._layouts[name] = layout
+        return layout
+
+    def _create(self, name: Collection, folder: Path) -> qe.EdgeShard:
+        """A new shard in today's layout, recorded before the shard exists (see ``_layout``)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        recorded = {"present": sorted(_KEYS[name].present)}
+        (folder / _LAYOUT_FILE).write_text(json.dumps(recorded))
+        return qe.EdgeShard.create(str(folder), _config(name, self._vector_size))
+
     def _open_shard(self, name: Collection) -> qe.EdgeShard:
         folder = self.path / name
         self._finish_interrupted_compaction(folder)
@@ -299,16 +238,20 @@ class EdgeStore:
             if (folder / "edge_config.json").exists():
                 shard = qe.EdgeShard.load(str(folder))
                 if name == "memories":
-                    self._check_size()
+                    try:
+                        self._check_size()
+                    except EmbedderMismatchError:
+                        shard.close()  # now, not when the traceback is collected
+                        raise
             else:
-                shard = qe.EdgeShard.create(str(folder), _config(name, self._vector_size))
+                shard = self._create(name, folder)
         except MemHubError:
             raise
         except Exception as err:  # the binding raises bare Exception
             raise MemHubError(f"cannot open the {name} store at {folder}: {err}") from err
         existing = set(shard.info().payload_schema)
         _create_indexes(shard, INDEXES[name], existing)
-        _upgrade_to_facets(shard, INDEXES[name], existing)
+        _upgrade_to_facets(shard, self._layout(name), existing)
         return shard
 
     def _check_size(self) -> None:
@@ -356,6 +299,7 @@ class EdgeStore:
                 for shard in self._shards.values():
                     shard.flush()
                 self._close_shards()
+            self._layouts.clear()
             self._lock.release()
         finally:
             del EdgeStore._closing[path]
@@ -368,9 +312,9 @@ class EdgeStore:
     ) -> None:
         if not points:
             return
-        keys = _KEYS[collection]
+        layout = self._layout(collection)
         op = qe.UpdateOperation.upsert_points(
-            [_to_point(p, keys) for p in points], condition=to_edge_filter(only_if, keys)
+            [to_point(p, layout) for p in points], condition=to_edge_filter(only_if, layout)
         )
         await self._run(self._update, collection, op)
         if collection == "memories":
@@ -390,12 +334,12 @@ class EdgeStore:
         *,
         only_if: Where | None = None,
     ) -> None:
-        keys = _KEYS[collection]
+        layout = self._layout(collection)
         must: list[qe.ConditionType] = [qe.HasIdCondition({point_id})]
         if only_if is not None:
-            must.append(_filter(only_if, keys))
+            must.append(edge_filter(only_if, layout))
         op = qe.UpdateOperation.overwrite_payload_by_filter(
-            qe.Filter(must=must), _with_facets(payload, keys)
+            qe.Filter(must=must), facets.stored(payload, layout)
         )
         await self._run(self._update, collection, op)
 
@@ -430,7 +374,7 @@ class EdgeStore:
 
         def retrieve() -> list[StoredPoint]:
             records = self._shard(collection).retrieve(list(ids), True, with_vectors)
-            return [_from_record(r, with_vectors) for r in records]
+            return [from_record(r, with_vectors) for r in records]
 
         return await self._run(retrieve)
 
@@ -452,7 +396,7 @@ class EdgeStore:
         request = qe.ScrollRequest(
             offset=offset,
             limit=limit,
-            filter=to_edge_filter(where, _KEYS[collection]),
+            filter=to_edge_filter(where, self._layout(collection)),
             with_payload=True,
             with_vector=with_vectors,
             order_by=order,
@@ -460,18 +404,20 @@ class EdgeStore:
 
         def scroll() -> tuple[list[StoredPoint], str | None]:
             records, next_offset = self._shard(collection).scroll(request)
-            nxt = None if next_offset is None or order else _point_id(next_offset)
-            return [_from_record(r, with_vectors) for r in records], nxt
+            nxt = None if next_offset is None or order else point_id(next_offset)
+            return [from_record(r, with_vectors) for r in records], nxt
 
         return await self._run(scroll)
 
     async def count(self, collection: Collection, where: Where | None = None) -> int:
-        request = qe.CountRequest(filter=to_edge_filter(where, _KEYS[collection]), exact=True)
+        request = qe.CountRequest(
+            filter=to_edge_filter(where, self._layout(collection)), exact=True
+        )
         return await self._run(lambda: self._shard(collection).count(request))
 
     def _query(self, request: qe.QueryRequest) -> list[ScoredPoint]:
         hits = self._shard("memories").query(request)
-        return [ScoredPoint(_from_record(h, False), float(h.score)) for h in hits]
+        return [ScoredPoint(from_record(h, False), float(h.score)) for h in hits]
 
     async def facet(
         self, collection: Collection, key: str, where: Where | None = None, *, limit: int = 100
@@ -480,9 +426,11 @@ class EdgeStore:
         points). A key folded into ``_facets`` is counted with every other token of the
         matching points, so Qdrant's approximate count is asked for (exact: ~60 s at 100k,
         approximate: ~1 s); it is exact on small sets. Both run in a worker thread."""
-        keys = _KEYS[collection]
-        flt = to_edge_filter(where, keys)
-        if key not in keys:
+        layout = self._layout(collection)
+        if key in layout.packed:
+            raise TypeError(f"{key!r} is kept packed on this store: it cannot be counted by value")
+        flt = to_edge_filter(where, layout)
+        if key not in layout.keys:
             request = qe.FacetRequest(key, limit=limit, exact=True, filter=flt)
             hits = (await self._run(lambda: self._shard(collection).facet(request))).hits
             found = [(h.value, int(h.count)) for h in hits]
@@ -505,7 +453,7 @@ class EdgeStore:
         rrf_k: int,
         weights: tuple[float, float] | None = None,
     ) -> list[ScoredPoint]:
-        flt = to_edge_filter(where, _KEYS["memories"])
+        flt = to_edge_filter(where, self._layout("memories"))
         prefetches = [
             qe.Prefetch(
                 limit=prefetch_limit, query=qe.Query.Nearest(list(dense), using=DENSE), filter=flt
@@ -524,7 +472,7 @@ class EdgeStore:
         request = qe.QueryRequest(
             limit=limit,
             prefetches=prefetches,
-            query=_fusion(rrf_k, weights, len(prefetches)),
+            query=fusion(rrf_k, weights, len(prefetches)),
             with_payload=True,
         )
         return await self._run(self._query, request)
@@ -535,7 +483,7 @@ class EdgeStore:
         request = qe.QueryRequest(
             limit=limit,
             query=qe.Query.Nearest(list(dense), using=DENSE),
-            filter=to_edge_filter(where, _KEYS["memories"]),
+            filter=to_edge_filter(where, self._layout("memories")),
             with_payload=True,
         )
         return await self._run(self._query, request)
@@ -573,7 +521,7 @@ class EdgeStore:
         new, old = folder.with_name(name + ".new"), folder.with_name(name + ".old")
         shard = self._shard(name)
         shard.flush()
-        fresh = qe.EdgeShard.create(str(new), _config(name, self._vector_size))
+        fresh = self._create(name, new)
         _create_indexes(fresh, INDEXES[name], set())
         offset = None
         while True:
@@ -581,7 +529,7 @@ class EdgeStore:
                 qe.ScrollRequest(offset=offset, limit=512, with_payload=True, with_vector=True)
             )
             if records:
-                points = [_to_point(_from_record(r, True), _KEYS[name]) for r in records]
+                points = [to_point(from_record(r, True), _KEYS[name]) for r in records]
                 fresh.update(qe.UpdateOperation.upsert_points(points))
                 if progress:
                     progress(len(points))
@@ -595,3 +543,4 @@ class EdgeStore:
         new.rename(folder)
         shutil.rmtree(old)
         self._shards[name] = qe.EdgeShard.load(str(folder))
+        self._layouts[name] = _KEYS[name]

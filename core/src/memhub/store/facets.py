@@ -1,4 +1,4 @@
-"""Facets: how ``EdgeStore`` indexes a collection's keyword and bool keys as one field.
+"""Facets: how ``EdgeStore`` lays out a collection's payloads (pure, no I/O).
 
 Every payload index of an appendable Qdrant Edge segment maps ~5 MB of pages
 that are read on open, and every in-RAM index of an optimized segment is rebuilt
@@ -8,17 +8,58 @@ keys only to narrow what it found (bench/README.md). So ``EdgeStore`` stores
 ``key, value`` pairs of all of them in one indexed list, ``_facets``, and
 rewrites a condition on such a key into a condition on that list. Filters keep
 their meaning exactly (the conformance suite runs the same cases on both
-backends); ``QdrantServerStore`` keeps one index per key.
+backends); ``QdrantServerStore`` keeps one index per key and the payload as given.
+
+The binding converts a payload value by value (~2.6 us of CPU each, and indexing
+a token costs about as much again), so a layout writes as few values as it can
+(an import's writes, bench/README.md):
+
+- a facet key whose value one token says exactly (a string, integer or bool) is not
+  stored a second time as its own field;
+- emptiness (``IsEmpty``) is a token of its own: for most keys a token when the key
+  is empty, for the keys most records lack (``IndexSpec.optional``) a token when it
+  holds a value, so a typical memory carries neither;
+- the keys no filter names (``IndexSpec.packed``) are kept together in one JSON string.
+
+``stored`` writes a payload so and ``restore`` reads it back as it was given.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from memhub.store.base import IndexSpec
 
 FACETS = "_facets"
+DOC = "_doc"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How one collection's payloads are written.
+
+    Attributes:
+        keys: the keys indexed through ``FACETS`` (``facet_keys``).
+        present: of ``keys``, those marked when they hold a value rather than when empty.
+            A shard records the set it was created with: a shard written before this
+            layout has none, and keeps its empty markers.
+        packed: the keys kept in ``DOC``; a filter on one is refused.
+    """
+
+    keys: frozenset[str] = frozenset()
+    present: frozenset[str] = frozenset()
+    packed: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, spec: IndexSpec, present: Iterable[str] | None = None) -> Layout:
+        """The layout of ``spec``; ``present``: the set a shard recorded (default: the spec's)."""
+        keys = facet_keys(spec)
+        marked = spec.optional if present is None else present
+        return cls(keys, frozenset(marked) & keys, frozenset(spec.packed))
 
 
 def facet_keys(spec: IndexSpec) -> frozenset[str]:
@@ -40,7 +81,7 @@ def token(key: str, value: Any) -> str | None:
 
 def value_of(key: str, facet: str) -> str | int | bool | None:
     """The value of ``key`` a facet token stands for (``token``'s inverse); ``None`` for
-    a token of another key or of an empty value."""
+    a token of another key or a marker."""
     prefix = f"{key}\x1f"
     if not facet.startswith(prefix) or len(facet) <= len(prefix):
         return None
@@ -55,14 +96,52 @@ def empty(key: str) -> str:
     return f"{key}\x1e"
 
 
-def facets(payload: dict[str, Any], keys: Iterable[str]) -> list[str]:
+def present(key: str) -> str:
+    """The facet of ``key`` holding a value, for the keys of ``Layout.present``."""
+    return f"{key}\x1d"
+
+
+def facets(payload: dict[str, Any], layout: Layout) -> list[str]:
     out: list[str] = []
-    for key in keys:
+    for key in layout.keys:
         value = payload.get(key)
         if value is None or value == []:
-            out.append(empty(key))
+            if key not in layout.present:
+                out.append(empty(key))
             continue
+        if key in layout.present:
+            out.append(present(key))
         for item in value if isinstance(value, list) else (value,):
             if (t := token(key, item)) is not None:
                 out.append(t)
     return out
+
+
+def stored(payload: dict[str, Any], layout: Layout) -> dict[str, Any]:
+    """``payload`` as ``EdgeStore`` writes it (see the module docstring)."""
+    out: dict[str, Any] = {}
+    doc: dict[str, Any] = {}
+    keys, packed = layout.keys, layout.packed
+    for key, value in payload.items():
+        if key in packed:
+            doc[key] = value
+        elif key not in keys or not isinstance(value, str | int):  # bool is an int
+            out[key] = value
+    if doc:
+        out[DOC] = orjson.dumps(doc).decode()
+    if keys:
+        out[FACETS] = facets(payload, layout)
+    return out
+
+
+def restore(payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` as read from a shard, put back (in place) as it was given to ``stored``."""
+    doc = payload.pop(DOC, None)
+    if doc is not None:
+        payload.update(orjson.loads(doc))
+    for t in payload.pop(FACETS, None) or ():
+        key, sep, rest = t.partition("\x1f")
+        if sep and rest and key not in payload:
+            kind, text = rest[0], rest[1:]
+            payload[key] = text if kind == "s" else (text == "1" if kind == "b" else int(text))
+    return payload

@@ -1,0 +1,120 @@
+"""The port's filters and points in the Qdrant Edge binding's types, and back (pure, no I/O).
+
+Each collection is written in a ``facets.Layout``: conditions on its facet keys become
+conditions on ``_facets``, and payloads go through ``facets.stored``/``facets.restore``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, cast
+
+import numpy as np
+import qdrant_edge as qe
+
+from memhub.store import facets
+from memhub.store.base import (
+    BM25,
+    DENSE,
+    Condition,
+    DateRange,
+    HasVector,
+    IsEmpty,
+    Match,
+    MatchAny,
+    SparseVector,
+    StoredPoint,
+    Where,
+)
+from memhub.store.facets import Layout
+
+
+def _condition(c: Condition, layout: Layout) -> qe.ConditionType:
+    if isinstance(c, Match | MatchAny | IsEmpty | DateRange) and c.key in layout.packed:
+        raise TypeError(f"{c.key!r} is kept packed on this store, no filter can name it: {c!r}")
+    if isinstance(c, Match | MatchAny | IsEmpty) and c.key in layout.keys:
+        faceted = _facet_condition(c, layout)
+        if faceted is not None:
+            return faceted
+    if isinstance(c, Match):
+        # The binding reads a Python bool as the integer 1/0 (so it would match 1, never
+        # true); numpy.bool_ is not an int and arrives as a real bool.
+        value = np.bool_(c.value) if isinstance(c.value, bool) else c.value
+        # the stub says bool; numpy.bool_ is what the binding reads as one (see above)
+        return qe.FieldCondition(c.key, match=qe.MatchValue(value))  # type: ignore[arg-type]
+    if isinstance(c, MatchAny):
+        return qe.FieldCondition(c.key, match=qe.MatchAny(list(c.values)))
+    if isinstance(c, IsEmpty):
+        return qe.IsEmptyCondition(c.key)
+    if isinstance(c, DateRange):
+        return qe.FieldCondition(c.key, range=qe.RangeDateTime(gte=c.gte, lte=c.lte))
+    if isinstance(c, HasVector):
+        return qe.HasVectorCondition(c.name)
+    if isinstance(c, Where):
+        return edge_filter(c, layout)
+    raise TypeError(f"unsupported condition {c!r}")
+
+
+def _facet_condition(
+    c: Match | MatchAny | IsEmpty, layout: Layout
+) -> qe.FieldCondition | qe.Filter | None:
+    """The same condition on ``_facets``, if it can be said there. A value no token holds
+    (a float) is stored as its own field, so the field answers for it."""
+    if isinstance(c, IsEmpty):
+        if c.key in layout.present:
+            marked = qe.FieldCondition(facets.FACETS, match=qe.MatchValue(facets.present(c.key)))
+            return qe.Filter(must_not=[marked])
+        return qe.FieldCondition(facets.FACETS, match=qe.MatchValue(facets.empty(c.key)))
+    values = (c.value,) if isinstance(c, Match) else c.values
+    found = [facets.token(c.key, v) for v in values]
+    tokens = [t for t in found if t is not None]
+    if len(tokens) < len(found):
+        return None
+    return qe.FieldCondition(
+        facets.FACETS, match=qe.MatchAny(tokens) if len(tokens) > 1 else qe.MatchValue(tokens[0])
+    )
+
+
+def to_edge_filter(where: Where | None, layout: Layout | None = None) -> qe.Filter | None:
+    """``where`` for Edge, for a collection written in ``layout``."""
+    return None if where is None else edge_filter(where, layout or Layout())
+
+
+def edge_filter(where: Where, layout: Layout) -> qe.Filter:
+    return qe.Filter(
+        must=[_condition(c, layout) for c in where.must] or None,
+        should=[_condition(c, layout) for c in where.should] or None,
+        must_not=[_condition(c, layout) for c in where.must_not] or None,
+    )
+
+
+def fusion(k: int, weights: tuple[float, float] | None, sources: int) -> qe.Fusion:
+    rrf = qe.Fusion.Rrf(k=k, weights=list(weights[:sources])) if weights else qe.Fusion.Rrf(k=k)
+    # the stub nests Rrf in Fusion without declaring it a subclass, as the binding does
+    return rrf  # type: ignore[return-value]
+
+
+def point_id(pid: qe.PointId) -> str:
+    return str(pid) if isinstance(pid, uuid.UUID) else str(uuid.UUID(str(pid)))
+
+
+def from_record(record: qe.Record | qe.ScoredPoint, with_vectors: bool) -> StoredPoint:
+    dense: list[float] | None = None
+    sparse: SparseVector | None = None
+    if with_vectors and isinstance(record.vector, dict):
+        # ``dense`` is configured as one vector (not a multivector): a list of floats
+        dense = cast("list[float] | None", record.vector.get(DENSE))
+        raw = record.vector.get(BM25)
+        if isinstance(raw, qe.SparseVector):
+            sparse = SparseVector(list(raw.indices), list(raw.values))
+    payload = facets.restore(dict(record.payload or {}))
+    return StoredPoint(point_id(record.id), payload, dense, sparse)
+
+
+def to_point(p: StoredPoint, layout: Layout) -> qe.Point:
+    vector: dict[str, Any] = {}
+    if p.dense is not None:
+        vector[DENSE] = list(p.dense)
+    if p.sparse is not None:
+        vector[BM25] = qe.SparseVector(p.sparse.indices, p.sparse.values)
+    return qe.Point(p.id, vector, facets.stored(p.payload, layout))
