@@ -12,6 +12,7 @@ from memhub import InvalidInputError, MemoryClient
 from memhub.engine import transfer
 from memhub.ids import new_id, to_point_id
 from memhub.progress import Progress
+from memhub.store.base import StoredPoint
 from memhub.testing import HashEmbedder
 
 QUERIES = ("数据库", "PostgreSQL", "编程语言", "上海", "部署流程", "password")
@@ -286,3 +287,27 @@ async def test_turns_come_back_indexed_with_their_context_whatever_the_line_orde
         for point in await copy.engine.store.retrieve("memories", list(source), with_vectors=True):
             assert point.sparse == source[point.id].sparse
             assert point.dense == pytest.approx(source[point.id].dense)
+
+
+async def test_an_export_leaves_out_store_items_and_half_written_versions(source):
+    c, ids, _ = source
+    tenant = c.scope.tenant
+    left_out = {
+        new_id(): {"layer": "item", "key": "k", "value": "{}"},
+        new_id(): {"layer": "fact", "status": "pending", "content": "half written"},
+    }
+    await c.engine.store.upsert(
+        "memories",
+        [
+            StoredPoint(
+                to_point_id(atom),
+                {"id": atom, "tenant": tenant, "user_id": "alice", "created_at": "2024-01-01", **p},
+            )
+            for atom, p in left_out.items()
+        ],
+    )
+    out = io.StringIO()
+    result = await c.export(out, user_id="alice")
+    exported = {json.loads(line)["id"] for line in out.getvalue().splitlines()[1:]}
+    assert ids["current"] in exported and not exported & left_out.keys()
+    assert result.exported == len(exported)

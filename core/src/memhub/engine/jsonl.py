@@ -70,7 +70,7 @@ def memory_line(
 ) -> dict[str, Any]:
     line: dict[str, Any] = {
         "id": payload["id"],
-        "memory": {k: v for k, v in payload.items() if k not in _INTERNAL},
+        "memory": _without_internal(payload),
         "events": events,
     }
     if dense is not None or sparse is not None:
@@ -79,6 +79,13 @@ def memory_line(
             "bm25": {"indices": sparse.indices, "values": sparse.values} if sparse else None,
         }
     return line
+
+
+def _without_internal(payload: dict[str, Any]) -> dict[str, Any]:
+    memory = payload.copy()
+    for key in _INTERNAL:
+        memory.pop(key, None)
+    return memory
 
 
 def _pack(dense: list[float]) -> str:

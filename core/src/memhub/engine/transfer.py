@@ -73,9 +73,15 @@ async def export(
     )
     progress.start("export", await engine.store.count("memories", where))
     count = events = 0
-    async for page in pages(
-        engine.store, "memories", where, size=PAGE, with_vectors=include_vectors
+    # The scroll names the tenant (and user, app) only and what it leaves out is dropped
+    # here: checked in the store for every point, the two rare exclusions were ~40% of
+    # the scroll's CPU (100k memories).
+    async for found in pages(
+        engine.store, "memories", Where(must=where.must), size=PAGE, with_vectors=include_vectors
     ):
+        page = [p for p in found if _taken(p.payload)]
+        if not page:
+            continue
         by_atom = await _events_of(engine, [p.payload["id"] for p in page])
         lines = []
         for point in page:
@@ -88,6 +94,11 @@ async def export(
         count += len(page)
         progress.advance(len(page))
     return ExportResult(exported=count, events=events, vectors=include_vectors)
+
+
+def _taken(payload: dict[str, Any]) -> bool:
+    """Whether ``exported`` takes a point its ``must`` matched (the ``must_not`` part)."""
+    return payload.get("layer") not in ITEM_LAYERS and payload.get("status") != "pending"
 
 
 async def _events_of(engine: Engine, atom_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:

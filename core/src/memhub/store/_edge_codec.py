@@ -101,13 +101,15 @@ def point_id(pid: qe.PointId) -> str:
 def from_record(record: qe.Record | qe.ScoredPoint, with_vectors: bool) -> StoredPoint:
     dense: list[float] | None = None
     sparse: SparseVector | None = None
-    if with_vectors and isinstance(record.vector, dict):
+    # each read of ``vector`` or ``payload`` converts it anew: read each once
+    vector = record.vector if with_vectors else None
+    if isinstance(vector, dict):
         # ``dense`` is configured as one vector (not a multivector): a list of floats
-        dense = cast("list[float] | None", record.vector.get(DENSE))
-        raw = record.vector.get(BM25)
+        dense = cast("list[float] | None", vector.get(DENSE))
+        raw = vector.get(BM25)
         if isinstance(raw, qe.SparseVector):
             sparse = SparseVector(list(raw.indices), list(raw.values))
-    payload = facets.restore(dict(record.payload or {}))
+    payload = facets.restore(record.payload or {})
     return StoredPoint(point_id(record.id), payload, dense, sparse)
 
 
