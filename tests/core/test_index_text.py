@@ -12,7 +12,9 @@ from memhub.engine.conversation import dated_text
 
 def test_chinese_is_indexed_by_characters_and_bigrams():
     assert cjk_terms("Bart在圣诞节跳舞") == "bart 在圣 圣诞 诞节 节跳 跳舞 在 圣 诞 节 跳 舞"
-    assert cjk_terms("用 PostgreSQL 16，不用Mongo") == "用 postgresql 16 不用 不 用 mongo"
+    # terms are counted, not read in order: other words, then bigrams, then characters
+    assert cjk_terms("用 PostgreSQL 16，不用Mongo") == "postgresql 16 mongo 不用 用 不 用"
+    assert cjk_terms("snake_case里的词") == "snake case 里的 的词 里 的 词"
 
 
 def test_a_chinese_query_shares_terms_with_a_differently_segmented_memory():

@@ -13,6 +13,7 @@ tenant, and every read and write of the request stays inside that tenant.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
@@ -39,7 +40,11 @@ DEFAULT_MAX_BODY = 1 << 20  # 1 MiB: a long coding session fits; a runaway uploa
 DEFAULT_BODY_TIMEOUT = 30.0
 
 
+@functools.cache
 def _version() -> str:
+    # Read once: looking a distribution up walks sys.path (dozens of file system calls, each
+    # giving up the GIL and waiting to take it back), and /health must answer at once while
+    # a worker thread works through a long add.
     try:
         return version("memhub-server")
     except PackageNotFoundError:
