@@ -51,6 +51,11 @@ def test_long_raw_turns_share_an_embedding_budget_chat_turns_never_cut():
     cut = write._embedded([FILLER * 2000] * 10 + [chat])
     assert cut[-1] == chat
     assert all(FILLER.startswith(c[:40]) and write._tokens(c) <= 128 for c in cut[:-1])
+    # however many long turns, together they cost what one long turn costs: one e5 window
+    assert sum(map(write._tokens, cut[:-1])) <= 512
+    # a chat-sized turn is never cut, even beside long ones
+    longer_chat = " ".join([chat] * 4)  # ~100 tokens
+    assert write._embedded([FILLER * 2000] * 10 + [longer_chat])[-1] == longer_chat
     cjk = write._embedded(["我住在上海" * 20_000] * 4)
     assert all(write._tokens(c) <= 256 for c in cjk)
 

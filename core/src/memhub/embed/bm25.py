@@ -59,6 +59,10 @@ class Bm25Encoder:
         # Same BM25 parameters; the terms are already split by ``cjk_terms``.
         self._cjk = qe.Bm25(qe.Bm25Config(tokenizer=qe.TokenizerType.Whitespace, avg_len=32.0))
 
+    def __reduce__(self) -> tuple[type[Bm25Encoder], tuple[()]]:
+        # Nothing to copy but the class: a worker process (``engine.cpu``) builds its own.
+        return (Bm25Encoder, ())
+
     def _pick(self, text: str) -> tuple[qe.Bm25, str]:
         return (self._cjk, cjk_terms(text)) if HAN_CHAR.search(text) else (self._model, text)
 
@@ -66,6 +70,10 @@ class Bm25Encoder:
         model, terms = self._pick(text)
         v = model.embed_document(terms)
         return SparseVector(list(v.indices), list(v.values))
+
+    def documents(self, texts: list[str]) -> list[SparseVector]:
+        """``document`` of each text."""
+        return [self.document(t) for t in texts]
 
     def query(self, text: str) -> SparseVector:
         model, terms = self._pick(text)

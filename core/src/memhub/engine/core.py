@@ -280,7 +280,7 @@ class Engine:
         texts = [t for t in vector_texts if t]
         # BM25 terms of long text take milliseconds per 10k characters: off the owner loop
         # (``cpu``), beside the embedding, which runs on the model's own threads.
-        terms = cpu.run(sum(map(len, texts)), lambda: [self.bm25.document(t) for t in texts])
+        terms = cpu.run(sum(map(len, texts)), self.bm25.documents, texts)
         embedded: Sequence[list[float]]
         if vectors is None and texts:
             embedded, sparse = await asyncio.gather(self.embedder.embed_passages(texts), terms)

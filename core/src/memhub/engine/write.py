@@ -239,12 +239,7 @@ async def _already_stored(engine: Engine, scope: Scope, turns: list[Turn]) -> di
     Messages without an ``id`` are always new. The lookup goes through the indexed
     ``content_hash``.
     """
-    keyed = await cpu.run(
-        sum(len(t.content) for t in turns if t.message_id),
-        lambda: {
-            i: (t.message_id, content_hash(t.content)) for i, t in enumerate(turns) if t.message_id
-        },
-    )
+    keyed = await cpu.run(sum(len(t.content) for t in turns if t.message_id), _keys, turns)
     if not keyed:
         return {}
     written_in = scope.payload()
@@ -263,6 +258,11 @@ async def _already_stored(engine: Engine, scope: Scope, turns: list[Turn]) -> di
         (p.payload.get("message_id"), p.payload.get("content_hash")): p.payload["id"] for p in found
     }
     return {i: ids[key] for i, key in keyed.items() if key in ids}
+
+
+def _keys(turns: list[Turn]) -> dict[int, tuple[str, str]]:
+    """Turn index -> (message id, content hash) of the turns with an id."""
+    return {i: (t.message_id, content_hash(t.content)) for i, t in enumerate(turns) if t.message_id}
 
 
 async def _store_raw(
@@ -324,14 +324,15 @@ def _raw_records(
     ]
 
 
-# e5 reads up to 512 tokens of a text, ~0.4 s of CPU on a 2-core machine: the ten
-# 100,000-character messages of a 1 MiB add spent 4-10 s in embedding alone. So the
-# raw turns of one add share a budget: a long turn's vector reads its start, up to
-# its share (never under _TURN_TOKENS), while BM25 still indexes all of it. A chat
-# turn (under _TURN_TOKENS) is embedded whole, as is one long turn on its own.
-_EMBED_BUDGET = 1024
+# e5 reads up to 512 tokens of a text, 0.6-1 s of CPU on a 2-core machine: the ten
+# 100,000-character messages of a 1 MiB add spent 4-10 s in embedding alone, and still
+# 1.6 s of CPU (3-5 s under load) when each got 128 tokens. So the long turns of one add
+# share one e5 window: however many there are, an add embeds no more than one long turn
+# on its own would (down to _MIN_TOKENS each, past 16 long turns), while BM25 still
+# indexes every character. A chat turn (up to _TURN_TOKENS) is always embedded whole.
 _TURN_TOKENS = 128
 _MAX_TOKENS = 512  # e5's window
+_MIN_TOKENS = 32  # a sentence or two; a shorter start says little about a document
 
 
 def _tokens(text: str) -> float:
@@ -343,14 +344,16 @@ def _tokens(text: str) -> float:
 
 
 def _embedded(texts: list[str]) -> list[str]:
-    """What each raw turn's vector is made from: its start, within the add's budget."""
-    long = sum(_tokens(t[: 4 * _TURN_TOKENS]) > _TURN_TOKENS for t in texts)
-    share = _EMBED_BUDGET // max(long, 1)
-    if share >= _MAX_TOKENS:  # the embedder's own cut is within the budget
+    """What each raw turn's vector is made from: a chat turn whole, a long turn its start."""
+    long = [_tokens(t[: 4 * _TURN_TOKENS]) > _TURN_TOKENS for t in texts]
+    if sum(long) <= 1:  # the embedder's own cut: one window
         return texts
-    share = max(share, _TURN_TOKENS)
+    share = max(_MAX_TOKENS // sum(long), _MIN_TOKENS)
     out = []
-    for text in texts:
+    for text, cut in zip(texts, long, strict=True):
+        if not cut:
+            out.append(text)
+            continue
         head = text[: 3 * share]
         tokens = _tokens(head)
         out.append(head if tokens <= share else head[: int(len(head) * share / tokens)])

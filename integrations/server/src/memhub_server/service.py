@@ -14,6 +14,7 @@ from typing import Any
 from memhub import MemoryClient, Settings
 from memhub.client import build_embedder, build_store
 from memhub.embed.base import Embedder
+from memhub.engine import cpu
 from memhub.engine.core import Engine
 from memhub.providers.factory import build_extractor, build_judge
 from memhub.scope import Scope
@@ -46,8 +47,13 @@ class MemoryService:
         self._lock = asyncio.Lock()
 
     async def open(self) -> None:
-        """Open the store (raises ``StoreLockedError`` if another process holds it)."""
+        """Open the store (raises ``StoreLockedError`` if another process holds it).
+
+        The rules over a long add run in worker processes from then on, so one tenant's
+        1 MiB add does not hold the GIL that every other request needs (``engine.cpu``).
+        """
         async with self._lock:
+            cpu.use_processes()
             await self.engine.open()
 
     async def close(self) -> None:
