@@ -135,6 +135,21 @@ EXTRACTION = [
         id="en-filler-prefix-stripped",
     ),
     pytest.param(
+        ["Alice: Thanks, Bob!", "Alice: Hey Bob! Good to see you.", "Wow, Mel", "Alice: Yep"],
+        [],
+        id="en-small-talk-behind-a-speaker-label-or-to-a-name-dropped",
+    ),
+    pytest.param(
+        ["Thanks for sharing it with me.", "Thanks so much for the tip, I'll try vim tomorrow."],
+        [("I'll try vim tomorrow", F, True)],
+        id="en-thanks-for-dropped-whole-not-left-as-a-fragment",
+    ),
+    pytest.param(
+        ["I painted this last week. [shares a photo of a sunset over a lake]", "(laughs)"],
+        [("I painted this last week", F, False)],
+        id="en-bracketed-annotation-dropped",
+    ),
+    pytest.param(
         [
             "A:So you decided to migrate to PostgreSQL 17.",
             "A:I'll remember that you live in Paris.",

@@ -122,7 +122,22 @@ def _drop_fillers(text: str) -> str:
 # -- Sentence classes -----------------------------------------------------------------------
 
 
+# A transcript line starts with its speaker ("Alice: Thanks!"), and small talk often names
+# whom it is for ("Wow, Mel", "Hey Bob"): neither turns a greeting into a statement.
+_LABEL = re.compile(r"^[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)?: +")
+_ADDRESSED = re.compile(r"(?<=[\s,])[A-Z][a-z'.-]*")
+# "[shares a photo of …]", "(laughs)": a note about the message, not something said.
+_ANNOTATION = re.compile(r"^(?:\[[^\[\]]*\]|\([^()]*\)|（[^（）]*）)$")
+# "Thanks for the tip, I'll try vim": the thanks is for the listener, the rest may be a fact.
+_THANKS_FOR = re.compile(
+    r"^(?:thanks|thank\s+you)(?:,?\s+[A-Z]\w*)?(?:\s+(?:so|very)\s+much|\s+a\s+lot)?[\s,]+for\b"
+    r"[^,，;；]*[,，]?\s*",
+    re.I,
+)
+
+
 def _is_chitchat(text: str) -> bool:
+    text = _ADDRESSED.sub("", _LABEL.sub("", text))
     return bool(P.CHITCHAT.match(_PUNCT.sub("", text.lower())))
 
 
@@ -225,6 +240,10 @@ def _with_subject(clause: str, subject: str) -> str:
 
 def _statements(body: str, terminator: str) -> list[str]:
     """The statements of one sentence: drop its questions, small talk and commands."""
+    if _ANNOTATION.match(body):
+        return []
+    label = m.group() if (m := _LABEL.match(body)) else ""
+    body = label + _THANKS_FOR.sub("", body[len(label) :])
     body = _strip_fillers(P.MEMORY_PREFIX.sub("", _strip_fillers(body)).strip())
     body = P.RESTATED.sub("", body).strip()
     clauses = [c for c in _CLAUSE_SPLIT.split(body) if c.strip()]
