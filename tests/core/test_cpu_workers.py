@@ -102,6 +102,22 @@ def test_a_worker_process_ends_with_its_parent_even_when_the_parent_is_killed():
     assert not _alive(worker)
 
 
+def test_a_script_without_a_main_guard_runs_once(tmp_path):
+    script = tmp_path / "serve.py"
+    script.write_text(
+        "import asyncio, os\n"
+        "from memhub.engine import cpu\n"
+        "cpu.use_processes(1)\n"
+        "print('started', flush=True)\n"
+        "print(asyncio.run(cpu.run(cpu.BIG + 1, os.getpid)) != os.getpid(), flush=True)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["started", "True"]
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)

@@ -14,27 +14,27 @@ characters holds it until it returns (30-80 ms; a Python loop gives it up every
 long each time). A server's event loop takes the GIL back several times per request,
 so next to a 1 MiB add a ``/health`` took 0.2-1.9 s on a loaded machine. A process
 that serves others calls :func:`use_processes`: from then on work over ``BIG``
-characters runs in worker processes, with their own GIL, and the loop keeps its own.
-A process costs its start (about a second, paid once, ``use_processes`` starts one
-at once) and a copy of its input and result (about a millisecond per MiB), so only
-big work goes there. A function sent there must be importable by name (no lambdas),
-and so must what it returns. The SDK stays in one process: a library that starts
-processes would re-run a script without a ``__main__`` guard.
+characters runs in worker processes (``memhub.engine._cpu_worker``), with their own
+GIL, and the loop keeps its own. A worker costs its start (about a second, one starts
+at once) and a copy of the input and the result (about a millisecond per MiB), so only
+big work goes there; a function sent there must be importable by name (no lambdas).
+The SDK stays in one process unless asked: a library should not start processes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import multiprocessing
-import multiprocessing.connection
 import os
-import signal
+import queue
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import ParamSpec, TypeVar
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, ParamSpec, TypeVar
+
+from memhub.engine import _cpu_worker
 
 __all__ = ["BIG", "SMALL", "run", "use_processes"]
 
@@ -49,9 +49,99 @@ BIG = 65_536
 _WORKERS = 2
 
 _threads: ThreadPoolExecutor | None = None
-_processes: ProcessPoolExecutor | None = None
-_process_workers = 0
+_processes: _Processes | None = None
 _guard = threading.Lock()
+
+
+class _Lost(Exception):
+    """A worker process died during a call (killed, out of memory)."""
+
+
+class _Worker:
+    def __init__(self) -> None:
+        # the parent's import path, so the worker imports the same modules
+        path = os.pathsep.join(p for p in sys.path if p)
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from memhub.engine._cpu_worker import main; main()"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": path},
+        )
+
+    def call(self, call: functools.partial[Any]) -> Any:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        try:
+            _cpu_worker.send(self.process.stdin, (call.func, call.args, call.keywords))
+        except (BrokenPipeError, OSError) as err:
+            raise _Lost from err
+        try:
+            ok, value = _cpu_worker.receive(self.process.stdout)
+        except (EOFError, OSError) as err:
+            raise _Lost from err
+        if not ok:
+            raise value
+        return value
+
+    def close(self) -> None:
+        for pipe in (self.process.stdin, self.process.stdout):  # stdin closed: the cue to end
+            if pipe is not None:
+                pipe.close()
+
+
+class _Processes:
+    """Up to ``size`` worker processes, each serving one call at a time."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+        self._closed = False
+        self._lock = threading.Lock()
+        # threads that wait on a worker's pipe (the GIL is free meanwhile), apart from the
+        # threads that do the medium work themselves
+        self.waiters = ThreadPoolExecutor(max_workers=size, thread_name_prefix="memhub-cpu-wait")
+        self._started = 1
+        self._idle.put(_Worker())  # started now: importing memhub takes it about a second
+
+    def _take(self) -> _Worker:
+        with self._lock:
+            try:
+                return self._idle.get_nowait()
+            except queue.Empty:
+                if self._started < self.size:
+                    self._started += 1
+                    return _Worker()
+        return self._idle.get()  # every worker is busy: wait for one
+
+    def _give(self, worker: _Worker, *, lost: bool = False) -> None:
+        with self._lock:
+            if not lost and not self._closed:
+                self._idle.put(worker)
+                return
+            self._started -= 1
+        worker.close()
+
+    def run(self, call: functools.partial[Any]) -> Any:
+        worker = self._take()
+        try:
+            result = worker.call(call)
+        except _Lost:
+            self._give(worker, lost=True)
+            raise
+        except BaseException:
+            self._give(worker)
+            raise
+        self._give(worker)
+        return result
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            while True:
+                try:
+                    self._idle.get_nowait().close()
+                except queue.Empty:
+                    break
+        self.waiters.shutdown(wait=False)
 
 
 def _thread_pool() -> ThreadPoolExecutor:
@@ -62,46 +152,6 @@ def _thread_pool() -> ThreadPoolExecutor:
         return _threads
 
 
-def _process_pool() -> ProcessPoolExecutor | None:
-    global _processes
-    with _guard:
-        if _processes is None and _process_workers:
-            # spawn: a fork would copy the locks the store's and the model's threads hold
-            context = multiprocessing.get_context("spawn")
-            _processes = ProcessPoolExecutor(
-                max_workers=_process_workers, mp_context=context, initializer=_worker_start
-            )
-        return _processes
-
-
-def _worker_start() -> None:
-    # A worker ends with its parent, however the parent ends (SIGTERM, SIGKILL): an orphan
-    # would hold the parent's stdout open and its memory. Ctrl-C is for the parent alone.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        sentinel = parent.sentinel
-        threading.Thread(target=_end_with, args=(sentinel,), daemon=True).start()
-
-
-def _end_with(sentinel: int) -> None:
-    multiprocessing.connection.wait([sentinel])
-    os._exit(0)
-
-
-def _discard(pool: Executor) -> None:
-    global _processes
-    with _guard:
-        if _processes is pool:
-            _processes = None
-    pool.shutdown(wait=False)
-
-
-def _ready() -> None:
-    # Imports what the write path sends here, so the first long add does not wait for it.
-    from memhub.engine import write  # noqa: F401 (imported for its side effect)
-
-
 def use_processes(workers: int = _WORKERS) -> None:
     """Run work over ``BIG`` characters in ``workers`` processes from now on (0: threads only).
 
@@ -109,16 +159,14 @@ def use_processes(workers: int = _WORKERS) -> None:
     the same count changes nothing. Example:
         >>> cpu.use_processes()
     """
-    global _process_workers, _processes
+    global _processes
     with _guard:
-        if workers == _process_workers:  # a second server in the process shares the pool
+        old = _processes
+        if (old.size if old else 0) == workers:  # a second server in the process shares them
             return
-        _process_workers, old, _processes = workers, _processes, None
+        _processes = _Processes(workers) if workers else None
     if old is not None:
-        old.shutdown(wait=False)
-    pool = _process_pool()
-    if pool is not None:
-        pool.submit(_ready)
+        old.close()
 
 
 async def run(size: int, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
@@ -134,10 +182,11 @@ async def run(size: int, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) 
         return fn(*args, **kwargs)
     call = functools.partial(fn, *args, **kwargs)
     loop = asyncio.get_running_loop()
-    pool = _process_pool() if size > BIG else None
-    if pool is not None:
+    processes = _processes if size > BIG else None
+    if processes is not None:
         try:
-            return await loop.run_in_executor(pool, call)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool next time
-            _discard(pool)
+            result: T = await loop.run_in_executor(processes.waiters, processes.run, call)
+            return result
+        except _Lost:  # the work is pure: done again here, and a new worker next time
+            pass
     return await loop.run_in_executor(_thread_pool(), call)
