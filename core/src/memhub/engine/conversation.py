@@ -317,6 +317,24 @@ def answers_follow(hits: list[tuple[Memory, float]]) -> list[tuple[Memory, float
     return out
 
 
+def fuse(
+    hits: list[tuple[Memory, float]], second: list[tuple[Memory, float]], rrf_k: int, limit: int
+) -> list[tuple[Memory, float]]:
+    """The first ``limit`` of two rankings of turns fused by RRF (``rrf_k``), scores 0..1.
+
+    ``second`` ranks turns with a property the question asks for (said on the day it names);
+    a turn in both gains, one in ``second`` alone can enter. Ties go by id.
+    """
+    score: dict[str, float] = {}
+    payload: dict[str, Memory] = {}
+    for ranking in (hits, second):
+        for i, (p, _) in enumerate(ranking):
+            score[p["id"]] = score.get(p["id"], 0.0) + 1 / (i + rrf_k)
+            payload.setdefault(p["id"], p)
+    ranked = sorted(payload, key=lambda i: (-round(score[i], 9), i))[:limit]
+    return [(payload[i], round(score[i] * rrf_k / 2, 4)) for i in ranked]
+
+
 def _prefer(
     hits: list[tuple[Memory, float]], keep: Callable[[Memory], bool], rrf_k: int
 ) -> list[tuple[Memory, float]]:

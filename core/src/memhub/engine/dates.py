@@ -1,0 +1,128 @@
+"""The calendar dates a question names ("on 9 November, 2022", "in May 2023", "2023年5月"),
+as spans of days that conversation turns can be matched against.
+
+A question that names a day or a month ("What dish did Nate make on 9 November, 2022?")
+is about what was said then; the words of the date hardly help a search, since every turn
+of that year carries them in its dated index text (``conversation.dated_text``). Turns whose
+``occurred_at`` falls in the span (one day either side: a session's clock and the asker's
+may not agree on the day) are a second ranking of ``search_conversation``.
+
+Only explicit dates are read: "last week" or "yesterday" need the time the question is
+asked about, which a search does not know. A month without its year ("in June") is left
+out too: it names a month of every year.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Final
+
+from memhub.store.base import DateRange, IsEmpty, Where
+
+_MONTHS: Final = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_MONTH = "|".join(_MONTHS)
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"((?:19|20)\d\d)"
+# One day either side of a span.
+SLACK: Final = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Span:
+    """Days from ``first`` to ``last``, both included."""
+
+    first: date
+    last: date
+
+
+def _month(name: str) -> int:
+    return _MONTHS.index(name.lower()) + 1
+
+
+def _day(y: str, m: int, d: str) -> tuple[date, date]:
+    day = date(int(y), m, int(d))
+    return day, day
+
+
+def _whole_month(y: str, m: int) -> tuple[date, date]:
+    first = date(int(y), m, 1)
+    following = date(first.year + (m == 12), m % 12 + 1, 1)
+    return first, following - timedelta(days=1)
+
+
+def _whole_year(y: str) -> tuple[date, date]:
+    return date(int(y), 1, 1), date(int(y), 12, 31)
+
+
+# Most specific first: the words of a day are not read again as its month or year.
+_PATTERNS: Final = (
+    (
+        re.compile(rf"\b{_DAY}\s+({_MONTH}),?\s*{_YEAR}\b", re.I),
+        lambda m: _day(m[3], _month(m[2]), m[1]),
+    ),
+    (
+        re.compile(rf"\b({_MONTH})\s+{_DAY},?\s*{_YEAR}\b", re.I),
+        lambda m: _day(m[3], _month(m[1]), m[2]),
+    ),
+    (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), lambda m: _day(m[1], int(m[2]), m[3])),
+    (
+        re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"),
+        lambda m: _day(m[1], int(m[2]), m[3]),
+    ),
+    (re.compile(rf"\b({_MONTH}),?\s+{_YEAR}\b", re.I), lambda m: _whole_month(m[2], _month(m[1]))),
+    (re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月"), lambda m: _whole_month(m[1], int(m[2]))),
+    (re.compile(rf"\b(?:in|of|during|throughout)\s+{_YEAR}\b", re.I), lambda m: _whole_year(m[1])),
+    (re.compile(r"(\d{4})\s*年"), lambda m: _whole_year(m[1])),
+)
+
+
+def asked_dates(question: str) -> list[Span]:
+    """The spans of days ``question`` names explicitly, each widened by ``SLACK``.
+
+    Example:
+        >>> asked_dates("What did Nate cook on 9 November, 2022?")
+        [Span(first=datetime.date(2022, 11, 8), last=datetime.date(2022, 11, 10))]
+        >>> [s.first.isoformat() for s in asked_dates("我2023年5月做了什么？")]
+        ['2023-04-30']
+    """
+    spans: list[Span] = []
+    taken: list[tuple[int, int]] = []
+    for pattern, read in _PATTERNS:
+        for m in pattern.finditer(question):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            try:
+                first, last = read(m)
+            except ValueError:  # "31 February, 2023": no day, and not its month either
+                continue
+            spans.append(Span(first - SLACK, last + SLACK))
+    return spans
+
+
+def said_within(spans: list[Span]) -> Where:
+    """Raw turns said on a day of ``spans``: by ``occurred_at``, or by ``created_at`` for a
+    turn written without a time of its own (a live chat is stored as it happens)."""
+    either: list[DateRange | Where] = []
+    for span in spans:
+        start, end = f"{span.first.isoformat()}T00:00:00", f"{span.last.isoformat()}T23:59:59"
+        either.append(DateRange("occurred_at", gte=start, lte=end))
+        either.append(
+            Where(must=(IsEmpty("occurred_at"), DateRange("created_at", gte=start, lte=end)))
+        )
+    return Where(should=tuple(either))
