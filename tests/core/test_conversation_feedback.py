@@ -60,19 +60,32 @@ def test_the_query_moves_towards_the_turns_found_and_stays_unit_length():
     assert with_feedback([1.0, 0.0], []) == [1.0, 0.0]
 
 
-async def test_a_turn_about_what_the_best_matches_name_climbs(either):
-    for text in (
-        "I sailed the Albatross on Sunday.",
-        "Sailing the Albatross at dawn, lovely.",
-        "Went sailing on the Albatross with Tom.",
-        "Rowing club tonight, then the garden.",
-        "The Albatross needs new paint.",
-    ):
-        await either.add(messages=[{"role": "user", "content": text}], user_id="u1")
-    found = await either.search_conversation("Which boats did I sail?", user_id="u1")
+SAILING = (
+    "I sailed the Albatross on Sunday.",
+    "Sailing the Albatross at dawn, lovely.",
+    "Went sailing on the Albatross with Tom.",
+    "Rowing club tonight, then the garden.",
+    "The Albatross needs new paint.",
+)
+
+
+async def _order(client, query: str) -> list[str]:
+    for text in SAILING:
+        await client.add(messages=[{"role": "user", "content": text}], user_id="u1")
+    found = await client.search_conversation(query, user_id="u1")
     contents = [t.content for t in found.turns]
+    return [c for c in contents if c in (SAILING[3], SAILING[4])]
+
+
+async def test_a_turn_about_what_the_best_matches_name_climbs(either):
     # no word of the question, but the boat the best matches are about; the rowing turn
     # is nearer the question alone
-    assert contents.index("The Albatross needs new paint.") < contents.index(
-        "Rowing club tonight, then the garden."
-    )
+    assert await _order(either, "Which boats did I sail?") == [SAILING[4], SAILING[3]]
+
+
+async def test_a_query_of_several_sentences_is_searched_as_it_is(either):
+    # a stretch of dialogue describes its topic already: no feedback
+    assert await _order(either, "I love the sea. Which boats did I sail?") == [
+        SAILING[3],
+        SAILING[4],
+    ]

@@ -323,6 +323,24 @@ FEEDBACK_TURNS = 3
 FEEDBACK_WEIGHT = 0.3
 
 
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+
+
+def one_sentence(query: str) -> bool:
+    """Whether ``query`` is a single sentence, as a question asked of a memory is.
+
+    Feedback (``with_feedback``) is for such a question: it names its topic in a few words.
+    A query of several sentences (a stretch of dialogue) describes its topic already, and
+    moving it towards its first results drifts: on MADial-Bench, whose queries are the user's
+    turns of a dialogue, conversation R@5 (en) fell 0.620 -> 0.614 with feedback on every query.
+
+    Example:
+        >>> one_sentence("Which cities has Jon visited?"), one_sentence("I moved. Any tips?")
+        (True, False)
+    """
+    return len([s for s in _SENTENCE_BREAK.split(query.strip()) if s.strip()]) <= 1
+
+
 def with_feedback(
     query: Sequence[float], found: Sequence[Sequence[float]], weight: float = FEEDBACK_WEIGHT
 ) -> list[float]:

@@ -10,6 +10,7 @@ from memhub.engine.conversation import (
     answers_follow,
     fuse,
     named,
+    one_sentence,
     prefer_speakers,
     speakers,
     with_feedback,
@@ -247,8 +248,8 @@ async def search_conversation(
     if who and (topic := without_names(query, who)):
         vectors = await query_vectors(engine, topic)
         hits = await hybrid(engine, vectors, where, pool, prefetch=prefetch)
-    # the dense side searched again from between the question and the turns it found best
-    if hits:
+    # a question's dense side searched again from between it and the turns it found best
+    if hits and one_sentence(query):
         hits = await _with_feedback(engine, vectors, hits, where, pool, prefetch)
     # a question naming a day or a month ranks the turns said then a second time
     # (memhub.engine.dates; recall@10 on a long chat 0.780 -> 0.788, bench/README.md)
