@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from memhub import MemoryClient
-from memhub.engine.dates import Span, asked_dates
+from memhub.engine.dates import Span, asked_dates, said_within
 from memhub.store.server import QdrantServerStore
 from memhub.testing import HashEmbedder
 
@@ -59,6 +59,17 @@ def test_a_day_is_not_read_again_as_its_month_or_year():
         Span(date(2023, 6, 2), date(2023, 6, 4)),
         Span(date(2023, 7, 31), date(2023, 9, 1)),
     ]
+
+
+def test_a_turn_is_dated_by_its_own_time_else_by_when_it_was_stored():
+    june = asked_dates("on 3 June, 2023")
+    assert said_within({"occurred_at": "2023-06-04T22:10:00+02:00"}, june)
+    assert not said_within({"occurred_at": "2023-06-05T08:00:00"}, june)
+    assert said_within({"created_at": "2023-06-03T09:00:00Z"}, june)
+    assert not said_within(
+        {"occurred_at": "2023-07-01T09:00:00", "created_at": "2023-06-03T09:00:00Z"}, june
+    )
+    assert not said_within({"occurred_at": "yesterday", "created_at": "2023-06-03"}, june)
 
 
 COOKING = [

@@ -54,6 +54,8 @@ LIST_LAYERS = ("fact", "profile", "procedure", "derived", "lesson", "handoff")
 EVIDENCE_POOL = 2
 # Turns ranked before a question naming a speaker re-ranks them (memhub.engine.conversation).
 SPEAKER_POOL = 50
+# Turns a question naming a date is searched among for those said then (memhub.engine.dates).
+DATED_POOL = 100
 
 
 def metadata_filter(filters: dict[str, Any] | None) -> tuple[Match | MatchAny, ...]:
@@ -254,9 +256,8 @@ async def search_conversation(
     # a question naming a day or a month ranks the turns said then a second time
     # (memhub.engine.dates; recall@10 on a long chat 0.780 -> 0.788, bench/README.md)
     if spans := asked_dates(query):
-        then = await hybrid(
-            engine, vectors, where.and_(said_within(spans)), pool, prefetch=prefetch
-        )
+        near = await hybrid(engine, vectors, where, DATED_POOL, prefetch=DATED_POOL)
+        then = [h for h in near if said_within(h[0], spans)][:pool]
         hits = fuse(hits, then, engine.rrf_k, pool)
     turns = [
         ConversationTurn(
