@@ -21,8 +21,10 @@ Example:
 from __future__ import annotations
 
 import uuid
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, get_args
+from weakref import WeakKeyDictionary
 
 from memhub.engine.payload import ITEM_LAYERS, as_memory, as_stored
 from memhub.errors import InvalidInputError
@@ -35,6 +37,8 @@ __all__ = ["ITEM_LAYERS", "RECORD_COLLECTIONS", "Records"]
 
 RECORD_COLLECTIONS: tuple[Collection, ...] = ("memories", "checkpoints", "checkpoint_writes")
 _LEGACY_TENANT = "local"
+# writes through the record API of every client of an engine, per collection (Records.writes)
+_WRITES: WeakKeyDictionary[Any, Counter[str]] = WeakKeyDictionary()
 
 
 class Records:
@@ -46,6 +50,26 @@ class Records:
     @property
     def tenant(self) -> str:
         return self._client.scope.tenant
+
+    def writes(self, collection: Collection) -> int | None:
+        """A count that grows with every write to ``collection`` through the record API of any
+        client of this engine (counted on the engine's loop as the call returns, failed or
+        not) and with every opening of its store; ``None`` when other processes can write the
+        records too (a Qdrant server, a store reached through the hub) or the store is closed.
+
+        While it grows only by an adapter's own writes, what the adapter read and wrote is
+        still what the store holds: ``memhub_langgraph`` caches the latest checkpoint of a
+        thread on it. Reading it costs no call to the engine.
+        """
+        from memhub.store.edge import EdgeStore
+
+        engine = self._client.engine
+        store = engine.store
+        if self._client._remote is not None or not engine._opened:
+            return None
+        if not isinstance(store, EdgeStore):  # only Qdrant Edge is held by one process
+            return None
+        return _WRITES.get(engine, Counter())[collection] + store.opened
 
     # -- the API: each call runs on the engine's owner loop, or on the hub ---------------
 
@@ -156,20 +180,36 @@ class Records:
             StoredPoint(p.id, self._tagged(collection, p.payload), p.dense, p.sparse)
             for p in points
         ]
-        await self._check_not_others(collection, [p.id for p in points])
-        await self._client.engine.store.upsert(collection, points, only_if=only_if)
+        try:
+            await self._check_not_others(collection, [p.id for p in points])
+            await self._client.engine.store.upsert(collection, points, only_if=only_if)
+        finally:
+            self._wrote(collection)
 
     async def _insert(self, payloads: list[dict[str, Any]], texts: list[str | None]) -> None:
         from memhub.ids import to_point_id
 
         payloads = [self._tagged("memories", p) for p in payloads]
-        await self._check_not_others("memories", [to_point_id(p["id"]) for p in payloads])
-        # items take the memories insert path (vectors, access key), their own keys as they are
-        await self._client.engine.insert([as_memory(p) for p in payloads], texts)
+        try:
+            await self._check_not_others("memories", [to_point_id(p["id"]) for p in payloads])
+            # items take the memories insert path (vectors, access key), their own keys as is
+            await self._client.engine.insert([as_memory(p) for p in payloads], texts)
+        finally:
+            self._wrote("memories")
 
     async def _delete(self, collection: Collection, ids: list[str]) -> None:
-        mine = [p.id for p in await self._get(collection, ids, with_vectors=False)]
-        await self._client.engine.store.delete(collection, mine)
+        try:
+            mine = [p.id for p in await self._get(collection, ids, with_vectors=False)]
+            await self._client.engine.store.delete(collection, mine)
+        finally:
+            self._wrote(collection)
+
+    def _wrote(self, collection: Collection) -> None:
+        engine = self._client.engine
+        counts = _WRITES.get(engine)
+        if counts is None:
+            counts = _WRITES[engine] = Counter()
+        counts[collection] += 1
 
     async def _search(
         self, query: str, where: Where, limit: int

@@ -47,7 +47,7 @@ from memhub.models import (
 from memhub.progress import Progress
 from memhub.records import Records
 from memhub.scope import SCOPE_KEYS, Scope, check_id, checked, git_scope
-from memhub.store.base import StoredPoint
+from memhub.store.base import Collection, StoredPoint
 from memhub.store.codec import point_from_json, point_to_json, where_to_json
 from memhub.sync import SyncFace, constructor_of
 
@@ -287,6 +287,10 @@ class RemoteRecords:
     insert = over_records(Records.insert)
     delete = over_records(Records.delete)
     search = over_records(Records.search, _hits)
+
+    def writes(self, collection: Collection) -> None:
+        """Always ``None``: other clients of the server write its records too."""
+        return None
 
 
 class RemoteClient:

@@ -46,14 +46,22 @@ class LoopRunner:
 
     def run(self, coro: Coroutine[Any, Any, T], method: str = "batch") -> T:
         """Run ``coro`` on the loop and wait for its result (the sync face)."""
-        if self._loop_owner.on_owner_loop():
+        try:
+            self.check(method)
+        except UsageError:
             coro.close()
+            raise
+        return self._loop_owner.call_sync(coro)
+
+    def check(self, method: str) -> None:
+        """Raise what ``run`` raises for a sync call of ``method`` from here, before any work."""
+        if self._loop_owner.on_owner_loop():
             raise UsageError(
                 f"synchronous {self.owner}.{method}() was called from the {self.owner}'s own event "
                 f"loop, where waiting would deadlock; await its async twin `a{method}(...)` there"
             )
-        self._check_open(coro)
-        return self._loop_owner.call_sync(coro)
+        if self._closed:
+            raise UsageError(f"this {self.owner} is closed")
 
     async def arun(self, coro: Coroutine[Any, Any, T]) -> T:
         """Run ``coro`` on the loop and await it from any loop (the async face)."""

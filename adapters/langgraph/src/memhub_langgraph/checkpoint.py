@@ -10,17 +10,15 @@ Two payload-only collections hold everything, serialised with the saver's
 - ``checkpoint_writes``: one point per pending write ``(task_id, idx)``.
 
 Point ids are derived from the keys, so a put is idempotent and a get by id is a
-direct lookup.
+direct lookup (``_codec``). The latest checkpoint of each thread is also kept in
+memory while no one else writes the store (``_latest``), so a step starts without a
+read.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import json
 import random
-import re
-import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -35,74 +33,23 @@ from langgraph.checkpoint.base import (
     CheckpointTuple,
     get_checkpoint_id,
     get_checkpoint_metadata,
-    writes_sort_key,
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from memhub.embed.base import Embedder
-from memhub.store.base import Collection, Match, MatchAny, StoredPoint, Where, every
+from memhub.store.base import Match, MatchAny, StoredPoint, Where, every
+from memhub_langgraph import _codec as codec
+from memhub_langgraph._latest import LatestCache
+from memhub_langgraph._maintenance import PAGE, Maintenance
 from memhub_langgraph._runner import LoopRunner, resolve_client
 
-_SPACE = uuid.UUID("0e7f7f54-5d0b-4a7e-8d1f-6a3c9b2e4f10")
-_PAGE = 1000
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _NEVER = Where(must=(Match("kind", "\x00never"),))  # an only_if no stored point matches
-_EMPTY = ("empty", b"")
+_NOT_KEPT = object()
 
 
-def _pid(*parts: Any) -> str:
-    return str(uuid.uuid5(_SPACE, json.dumps(parts)))
-
-
-def _seq(checkpoint_id: str) -> int:
-    """An integer in checkpoint-id order for canonical UUID ids (LangGraph's uuid6), else -1.
-
-    The first 15 hex digits keep the order of the id strings and fit a Qdrant integer index.
-    """
-    return int(checkpoint_id.replace("-", "")[:15], 16) if _UUID.fullmatch(checkpoint_id) else -1
-
-
-def _enc(typed: tuple[str, bytes]) -> dict[str, str]:
-    return {"t": typed[0], "b": base64.b64encode(typed[1]).decode("ascii")}
-
-
-def _dec(stored: dict[str, str]) -> tuple[str, bytes]:
-    return stored["t"], base64.b64decode(stored["b"])
-
-
-def delta_ancestors(
-    latest: dict, metadata: dict, by_id: dict[str, dict], stored: set[tuple[str, str]]
-) -> list[str]:
-    """Ancestors of ``latest`` its ``DeltaChannel``s still need (pruning must keep them).
-
-    A delta channel is rebuilt from the nearest ancestor holding a stored value
-    (its seed) plus the writes of every checkpoint on the way, so walk the parent
-    chain until each channel named in ``counters_since_delta_snapshot`` meets one.
-    """
-    remaining = set((metadata or {}).get("counters_since_delta_snapshot") or {})
-    kept: list[str] = []
-    parent = latest.get("parent_checkpoint_id")
-    while remaining and parent in by_id:
-        ancestor = by_id[parent]
-        kept.append(parent)
-        versions = dict(ancestor["versions"])
-        remaining = {ch for ch in remaining if (ch, versions.get(ch)) not in stored}
-        parent = ancestor.get("parent_checkpoint_id")
-    return kept
-
-
-def _where(**equal: str) -> Where:
-    return Where(must=tuple(Match(k, v) for k, v in equal.items()))
-
-
-def _conf(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> RunnableConfig:
-    return {
-        "configurable": {
-            "thread_id": thread_id,
-            "checkpoint_ns": checkpoint_ns,
-            "checkpoint_id": checkpoint_id,
-        }
-    }
+def _key(config: RunnableConfig) -> tuple[str, str]:
+    conf = config["configurable"]
+    return str(conf["thread_id"]), conf.get("checkpoint_ns", "")
 
 
 class _Records:
@@ -116,7 +63,7 @@ class _Records:
         self.delete = records.delete
 
 
-class MemHubCheckpointer(BaseCheckpointSaver[str]):
+class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
     """A LangGraph checkpointer on memhub's store: threads survive restarts and scale with Qdrant.
 
     Example:
@@ -132,8 +79,10 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
         embed: the embedder of that client (the store pins one; default memhub's).
         serde: LangGraph serializer (default ``JsonPlusSerializer``).
 
-    Every method has a sync and an async form; both run on one private loop
-    thread, so the saver can serve ``invoke`` and ``ainvoke`` at once.
+    Every method has a sync and an async form; both run on one loop (the engine's,
+    for a local client), so the saver can serve ``invoke`` and ``ainvoke`` at once.
+    On a local Qdrant Edge store the latest checkpoint of each thread is also kept
+    in memory while only this saver writes checkpoints (``memhub_langgraph._latest``).
     """
 
     def __init__(
@@ -156,6 +105,7 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
         except BaseException:
             self._runner.close()
             raise
+        self._latest = LatestCache(self.client.records)
 
     @property
     def _store(self) -> _Records:
@@ -183,6 +133,9 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
     # -- sync face: one line each -------------------------------------------------------
 
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        self._runner.check("get_tuple")
+        if (kept := self._kept(config)) is not _NOT_KEPT:
+            return kept
         return self._runner.run(self._get_tuple(config), "get_tuple")
 
     def list(
@@ -230,6 +183,8 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
     # -- async face -----------------------------------------------------------------------
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        if not self._runner.closed and (kept := self._kept(config)) is not _NOT_KEPT:
+            return kept
         return await self._runner.arun(self._get_tuple(config))
 
     async def alist(
@@ -280,6 +235,18 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
 
     # -- the async core -------------------------------------------------------------------
 
+    def _kept(self, config: RunnableConfig) -> CheckpointTuple | None | object:
+        """The latest checkpoint from memory (``None``: the thread has none) or ``_NOT_KEPT``;
+        on any thread, without a call."""
+        if get_checkpoint_id(config):
+            return _NOT_KEPT
+        entry = self._latest.get(_key(config))
+        if entry is None:
+            return _NOT_KEPT
+        if entry.checkpoint is None:
+            return None
+        return codec.build_tuple(self.serde, entry.checkpoint, entry.blobs, entry.writes.values())
+
     async def _put(
         self,
         config: RunnableConfig,
@@ -295,43 +262,41 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
         )
         stripped = dict(checkpoint)
         values = stripped.pop("channel_values", {})
-        points = []
+        points: list[StoredPoint] = []
         for channel, version in new_versions.items():
-            typed = self.serde.dumps_typed(values[channel]) if channel in values else _EMPTY
+            typed = self.serde.dumps_typed(values[channel]) if channel in values else codec.EMPTY
             points.append(
                 StoredPoint(
-                    _pid("blob", thread_id, ns, channel, str(version)),
+                    codec.pid("blob", thread_id, ns, channel, str(version)),
                     {
                         "kind": "blob",
                         "thread_id": thread_id,
                         "checkpoint_ns": ns,
                         "channel": channel,
                         "version": str(version),
-                        "value": _enc(typed),
+                        "value": codec.enc(typed),
                     },
                 )
             )
         meta = get_checkpoint_metadata(config, metadata)
         run_id = meta.get("run_id")
-        points.append(
-            StoredPoint(
-                _pid("checkpoint", thread_id, ns, checkpoint_id),
-                {
-                    "kind": "checkpoint",
-                    "thread_id": thread_id,
-                    "checkpoint_ns": ns,
-                    "checkpoint_id": checkpoint_id,
-                    "parent_checkpoint_id": conf.get("checkpoint_id"),
-                    "seq": _seq(checkpoint_id),
-                    "run_id": str(run_id) if run_id is not None else None,
-                    "versions": [[ch, str(v)] for ch, v in checkpoint["channel_versions"].items()],
-                    "checkpoint": _enc(self.serde.dumps_typed(stripped)),
-                    "metadata": _enc(self.serde.dumps_typed(meta)),
-                },
-            )
-        )
+        payload = {
+            "kind": "checkpoint",
+            "thread_id": thread_id,
+            "checkpoint_ns": ns,
+            "checkpoint_id": checkpoint_id,
+            "parent_checkpoint_id": conf.get("checkpoint_id"),
+            "seq": codec.seq(checkpoint_id),
+            "run_id": str(run_id) if run_id is not None else None,
+            "versions": [[ch, str(v)] for ch, v in checkpoint["channel_versions"].items()],
+            "checkpoint": codec.enc(self.serde.dumps_typed(stripped)),
+            "metadata": codec.enc(self.serde.dumps_typed(meta)),
+        }
+        blobs = {p.id: p.payload for p in points}
+        points.append(StoredPoint(codec.pid("checkpoint", thread_id, ns, checkpoint_id), payload))
         await self._store.upsert("checkpoints", points)
-        return _conf(thread_id, ns, checkpoint_id)
+        self._latest.put_done((thread_id, ns), payload, blobs)
+        return codec.conf(thread_id, ns, checkpoint_id)
 
     async def _put_writes(
         self,
@@ -350,7 +315,7 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
         for i, (channel, value) in enumerate(writes):
             idx = WRITES_IDX_MAP.get(channel, i)
             point = StoredPoint(
-                _pid("write", thread_id, ns, checkpoint_id, task_id, idx),
+                codec.pid("write", thread_id, ns, checkpoint_id, task_id, idx),
                 {
                     "thread_id": thread_id,
                     "checkpoint_ns": ns,
@@ -359,43 +324,62 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
                     "task_path": task_path,
                     "idx": idx,
                     "channel": channel,
-                    "value": _enc(self.serde.dumps_typed(value)),
+                    "value": codec.enc(self.serde.dumps_typed(value)),
                 },
             )
             (regular if idx >= 0 else special).append(point)
         # A retried task must not duplicate or overwrite its regular writes; errors and
         # interrupts (negative idx) are replaced by the latest.
-        await self._store.upsert("checkpoint_writes", regular, only_if=_NEVER)
-        await self._store.upsert("checkpoint_writes", special)
+        for group, only_if in ((regular, _NEVER), (special, None)):
+            if group:
+                await self._store.upsert("checkpoint_writes", group, only_if=only_if)
+                self._latest.writes_done(
+                    (thread_id, ns), checkpoint_id, group, insert_only=only_if is not None
+                )
 
     async def _get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        conf = config["configurable"]
-        thread_id, ns = str(conf["thread_id"]), conf.get("checkpoint_ns", "")
+        thread_id, ns = _key(config)
         if checkpoint_id := get_checkpoint_id(config):
             found = await self._store.retrieve(
-                "checkpoints", [_pid("checkpoint", thread_id, ns, checkpoint_id)]
+                "checkpoints", [codec.pid("checkpoint", thread_id, ns, checkpoint_id)]
             )
-            payload = found[0].payload if found else None
-        else:
-            payload = await self._latest(thread_id, ns)
-        if payload is None:
+            return (await self._tuples([found[0].payload]))[0] if found else None
+        latest = await self._latest.read((thread_id, ns), lambda: self._read_latest(thread_id, ns))
+        if latest is None:
             return None
-        return (await self._tuples([payload]))[0]
+        payload, blobs, writes = latest
+        return codec.build_tuple(self.serde, payload, blobs, writes.values())
 
-    async def _latest(self, thread_id: str, ns: str) -> dict | None:
-        where = _where(kind="checkpoint", thread_id=thread_id, checkpoint_ns=ns)
-        top, _ = await self._store.scroll(
-            "checkpoints", where, limit=8, order_by="seq", descending=True
+    async def _read_latest(
+        self, thread_id: str, ns: str
+    ) -> tuple[dict, dict[str, dict], dict[str, dict]] | None:
+        """The latest checkpoint's payload, and its blobs and pending writes by point id."""
+        where = codec.where(kind="checkpoint", thread_id=thread_id, checkpoint_ns=ns)
+        (top, _), unordered = await asyncio.gather(
+            self._store.scroll("checkpoints", where, limit=8, order_by="seq", descending=True),
+            self._store.count("checkpoints", where.and_(Match("seq", -1))),
         )
         if not top:
             return None
         head = top[0].payload["seq"]
         tied = len(top) == 8 and top[-1].payload["seq"] == head
-        if head < 0 or tied or await self._store.count("checkpoints", where.and_(Match("seq", -1))):
+        if head < 0 or tied or unordered:
             candidates = await self._scan("checkpoints", where)
         else:
             candidates = [p.payload for p in top if p.payload["seq"] == head]
-        return max(candidates, key=lambda p: p["checkpoint_id"])
+        payload = max(candidates, key=lambda p: p["checkpoint_id"])
+        blobs, writes = await asyncio.gather(
+            self._store.retrieve("checkpoints", list(codec.blob_ids(payload))),
+            every(
+                self._store,
+                "checkpoint_writes",
+                codec.where(
+                    thread_id=thread_id, checkpoint_ns=ns, checkpoint_id=payload["checkpoint_id"]
+                ),
+                size=PAGE,
+            ),
+        )
+        return payload, {b.id: b.payload for b in blobs}, {w.id: w.payload for w in writes}
 
     async def _list(
         self,
@@ -424,173 +408,42 @@ class MemHubCheckpointer(BaseCheckpointSaver[str]):
             if before_id and payload["checkpoint_id"] >= before_id:
                 continue
             if flt:
-                metadata = self.serde.loads_typed(_dec(payload["metadata"]))
+                metadata = self.serde.loads_typed(codec.dec(payload["metadata"]))
                 if not all(metadata.get(k) == v for k, v in flt.items()):
                     continue
             selected.append(payload)
         return await self._tuples(selected)
 
     async def _tuples(self, payloads: list[dict]) -> list[CheckpointTuple]:
-        """Checkpoint payloads -> tuples, with two round trips for all blobs and writes."""
+        """Checkpoint payloads -> tuples; the blobs and the writes of every thread are read at
+        once."""
         if not payloads:
             return []
-        blob_ids = {
-            _pid("blob", p["thread_id"], p["checkpoint_ns"], ch, v)
-            for p in payloads
-            for ch, v in p["versions"]
-        }
-        blobs = {b.id: b.payload for b in await self._store.retrieve("checkpoints", list(blob_ids))}
-        writes: dict[tuple[str, str, str], list[dict]] = {}
-        for thread_id in {p["thread_id"] for p in payloads}:
-            ids = tuple({p["checkpoint_id"] for p in payloads if p["thread_id"] == thread_id})
-            where = Where(must=(Match("thread_id", thread_id), MatchAny("checkpoint_id", ids)))
-            for w in await self._scan("checkpoint_writes", where):
-                writes.setdefault(
-                    (w["thread_id"], w["checkpoint_ns"], w["checkpoint_id"]), []
-                ).append(w)
-        out = []
+        by_thread: dict[str, set[str]] = {}
         for p in payloads:
-            thread_id, ns, checkpoint_id = p["thread_id"], p["checkpoint_ns"], p["checkpoint_id"]
-            values = {}
-            for ch, v in p["versions"]:
-                blob = blobs.get(_pid("blob", thread_id, ns, ch, v))
-                if blob is not None and blob["value"]["t"] != "empty":
-                    values[ch] = self.serde.loads_typed(_dec(blob["value"]))
-            pending = sorted(
-                writes.get((thread_id, ns, checkpoint_id), []),
-                key=lambda w: writes_sort_key(w["task_path"], w["task_id"], w["idx"]),
-            )
-            parent = p.get("parent_checkpoint_id")
-            out.append(
-                CheckpointTuple(
-                    config=_conf(thread_id, ns, checkpoint_id),
-                    checkpoint={
-                        **self.serde.loads_typed(_dec(p["checkpoint"])),
-                        "channel_values": values,
-                    },
-                    metadata=self.serde.loads_typed(_dec(p["metadata"])),
-                    parent_config=_conf(thread_id, ns, parent) if parent else None,
-                    pending_writes=[
-                        (w["task_id"], w["channel"], self.serde.loads_typed(_dec(w["value"])))
-                        for w in pending
-                    ],
+            by_thread.setdefault(p["thread_id"], set()).add(p["checkpoint_id"])
+        blob_ids = set().union(*map(codec.blob_ids, payloads))
+        found_blobs, *found_writes = await asyncio.gather(
+            self._store.retrieve("checkpoints", list(blob_ids)),
+            *(
+                self._scan(
+                    "checkpoint_writes",
+                    Where(must=(Match("thread_id", t), MatchAny("checkpoint_id", tuple(ids)))),
                 )
-            )
-        return out
-
-    # -- maintenance ----------------------------------------------------------------------
-
-    async def _scan(self, collection: Collection, where: Where) -> list[dict]:
-        return [p.payload for p in await every(self._store, collection, where, size=_PAGE)]
-
-    async def _delete_where(self, collection: Collection, where: Where) -> None:
-        while True:
-            page, _ = await self._store.scroll(collection, where, limit=_PAGE)
-            if not page:
-                return
-            await self._store.delete(collection, [p.id for p in page])
-
-    async def _delete_checkpoints(self, doomed: list[dict]) -> None:
-        """Delete these checkpoints and their writes, then the blobs nothing references any more."""
-        for p in doomed:
-            await self._delete_where(
-                "checkpoint_writes",
-                _where(
-                    thread_id=p["thread_id"],
-                    checkpoint_ns=p["checkpoint_ns"],
-                    checkpoint_id=p["checkpoint_id"],
-                ),
-            )
-        await self._store.delete(
-            "checkpoints",
-            [
-                _pid("checkpoint", p["thread_id"], p["checkpoint_ns"], p["checkpoint_id"])
-                for p in doomed
-            ],
+                for t, ids in by_thread.items()
+            ),
         )
-        for thread_id, ns in {(p["thread_id"], p["checkpoint_ns"]) for p in doomed}:
-            live = await self._scan(
-                "checkpoints", _where(kind="checkpoint", thread_id=thread_id, checkpoint_ns=ns)
+        blobs = {b.id: b.payload for b in found_blobs}
+        writes: dict[tuple[str, str, str], list[dict]] = {}
+        for w in (w for page in found_writes for w in page):
+            key = (w["thread_id"], w["checkpoint_ns"], w["checkpoint_id"])
+            writes.setdefault(key, []).append(w)
+        return [
+            codec.build_tuple(
+                self.serde,
+                p,
+                blobs,
+                writes.get((p["thread_id"], p["checkpoint_ns"], p["checkpoint_id"]), []),
             )
-            used = {_pid("blob", thread_id, ns, ch, v) for p in live for ch, v in p["versions"]}
-            blobs = await self._scan(
-                "checkpoints", _where(kind="blob", thread_id=thread_id, checkpoint_ns=ns)
-            )
-            unused = {_pid("blob", thread_id, ns, b["channel"], b["version"]) for b in blobs} - used
-            await self._store.delete("checkpoints", list(unused))
-
-    async def _delete_thread(self, thread_id: str) -> None:
-        await self._delete_where("checkpoints", _where(thread_id=str(thread_id)))
-        await self._delete_where("checkpoint_writes", _where(thread_id=str(thread_id)))
-
-    async def _delete_for_runs(self, run_ids: Sequence[str]) -> None:
-        if not run_ids:
-            return
-        where = Where(
-            must=(Match("kind", "checkpoint"), MatchAny("run_id", tuple(str(r) for r in run_ids)))
-        )
-        doomed = await self._scan("checkpoints", where)
-        if doomed:
-            await self._delete_checkpoints(doomed)
-
-    async def _copy_thread(self, source: str, target: str) -> None:
-        source, target = str(source), str(target)
-        copies = []
-        for p in await self._scan("checkpoints", _where(thread_id=source)):
-            key = (p["channel"], p["version"]) if p["kind"] == "blob" else (p["checkpoint_id"],)
-            copies.append(
-                StoredPoint(
-                    _pid(p["kind"], target, p["checkpoint_ns"], *key), {**p, "thread_id": target}
-                )
-            )
-        await self._upsert_pages("checkpoints", copies)
-        writes = [
-            StoredPoint(
-                _pid(
-                    "write", target, w["checkpoint_ns"], w["checkpoint_id"], w["task_id"], w["idx"]
-                ),
-                {**w, "thread_id": target},
-            )
-            for w in await self._scan("checkpoint_writes", _where(thread_id=source))
+            for p in payloads
         ]
-        await self._upsert_pages("checkpoint_writes", writes)
-
-    async def _upsert_pages(self, collection: Collection, points: list[StoredPoint]) -> None:
-        for i in range(0, len(points), _PAGE):
-            await self._store.upsert(collection, points[i : i + _PAGE])
-
-    async def _prune(self, thread_ids: Sequence[str], strategy: str) -> None:
-        if strategy not in ("keep_latest", "delete"):
-            raise ValueError(f"unknown prune strategy {strategy!r}; use 'keep_latest' or 'delete'")
-        for thread_id in map(str, thread_ids):
-            if strategy == "delete":
-                await self._delete_thread(thread_id)
-                continue
-            checkpoints = await self._scan(
-                "checkpoints", _where(kind="checkpoint", thread_id=thread_id)
-            )
-            keep: set[tuple[str, str]] = set()
-            for ns in {p["checkpoint_ns"] for p in checkpoints}:
-                in_ns = {p["checkpoint_id"]: p for p in checkpoints if p["checkpoint_ns"] == ns}
-                latest = in_ns[max(in_ns)]
-                metadata = self.serde.loads_typed(_dec(latest["metadata"]))
-                blobs = await self._blob_values(thread_id, ns)
-                keep.update(
-                    (ns, cid)
-                    for cid in [
-                        latest["checkpoint_id"],
-                        *delta_ancestors(latest, metadata, in_ns, blobs),
-                    ]
-                )
-            doomed = [
-                p for p in checkpoints if (p["checkpoint_ns"], p["checkpoint_id"]) not in keep
-            ]
-            if doomed:
-                await self._delete_checkpoints(doomed)
-
-    async def _blob_values(self, thread_id: str, ns: str) -> set[tuple[str, str]]:
-        """``(channel, version)`` of the non-empty stored values of one thread namespace."""
-        blobs = await self._scan(
-            "checkpoints", _where(kind="blob", thread_id=thread_id, checkpoint_ns=ns)
-        )
-        return {(b["channel"], b["version"]) for b in blobs if b["value"]["t"] != "empty"}

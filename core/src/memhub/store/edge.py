@@ -171,6 +171,9 @@ class EdgeStore:
         self._unoptimized = 0  # memories written since the last optimize()
         self._bulk = 0  # open bulk() blocks: no indexing in passing while > 0
         self._worker: ThreadPoolExecutor | None = None
+        self.opened = 0
+        """How many times this process opened the store; between two, another process may
+        have written it (``memhub.records.Records.writes``)."""
 
     async def _run(self, fn: Callable[..., T], *args: object) -> T:
         """``fn(*args)`` on the store's worker thread (see the module docstring)."""
@@ -182,6 +185,7 @@ class EdgeStore:
 
     async def open(self, vector_size: int) -> None:
         await self._run(self._open, vector_size)
+        self.opened += 1
 
     def _open(self, vector_size: int) -> None:
         closing = EdgeStore._closing.get(self.path.resolve())

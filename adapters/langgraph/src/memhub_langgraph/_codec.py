@@ -1,0 +1,99 @@
+"""How ``MemHubCheckpointer`` lays checkpoints out in its two collections: pure functions.
+
+Point ids are derived from the keys (``pid``), so a put is idempotent and a get by id
+is a direct lookup. Values are the saver's ``serde.dumps_typed`` output, its bytes
+base64-encoded into the payload. Nothing here does I/O: the checkpointer reads and
+writes, and builds its tuples here from the payloads it read or (``_latest``) kept.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import uuid
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import CheckpointTuple, writes_sort_key
+from langgraph.checkpoint.serde.base import SerializerProtocol
+
+from memhub.store.base import Match, Where
+
+_SPACE = uuid.UUID("0e7f7f54-5d0b-4a7e-8d1f-6a3c9b2e4f10")
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+EMPTY = ("empty", b"")
+
+
+def pid(*parts: Any) -> str:
+    return str(uuid.uuid5(_SPACE, json.dumps(parts)))
+
+
+def blob_ids(payload: Mapping[str, Any]) -> set[str]:
+    """The point ids of the channel values a checkpoint payload refers to."""
+    thread_id, ns = payload["thread_id"], payload["checkpoint_ns"]
+    return {pid("blob", thread_id, ns, ch, v) for ch, v in payload["versions"]}
+
+
+def seq(checkpoint_id: str) -> int:
+    """An integer in checkpoint-id order for canonical UUID ids (LangGraph's uuid6), else -1.
+
+    The first 15 hex digits keep the order of the id strings and fit a Qdrant integer index.
+    """
+    return int(checkpoint_id.replace("-", "")[:15], 16) if _UUID.fullmatch(checkpoint_id) else -1
+
+
+def enc(typed: tuple[str, bytes]) -> dict[str, str]:
+    return {"t": typed[0], "b": base64.b64encode(typed[1]).decode("ascii")}
+
+
+def dec(stored: Mapping[str, str]) -> tuple[str, bytes]:
+    return stored["t"], base64.b64decode(stored["b"])
+
+
+def where(**equal: str) -> Where:
+    return Where(must=tuple(Match(k, v) for k, v in equal.items()))
+
+
+def conf(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> RunnableConfig:
+    return {
+        "configurable": {
+            "thread_id": thread_id,
+            "checkpoint_ns": checkpoint_ns,
+            "checkpoint_id": checkpoint_id,
+        }
+    }
+
+
+def build_tuple(
+    serde: SerializerProtocol,
+    payload: Mapping[str, Any],
+    blobs: Mapping[str, Mapping[str, Any]],
+    writes: Iterable[Mapping[str, Any]],
+) -> CheckpointTuple:
+    """The ``CheckpointTuple`` of a stored checkpoint payload, given the blob payloads by point
+    id (at least those it refers to) and the payloads of its pending writes. Every value is
+    deserialised afresh, so the caller may change what it gets.
+    """
+    thread_id, ns, checkpoint_id = (
+        payload["thread_id"],
+        payload["checkpoint_ns"],
+        payload["checkpoint_id"],
+    )
+    values = {}
+    for ch, v in payload["versions"]:
+        blob = blobs.get(pid("blob", thread_id, ns, ch, v))
+        if blob is not None and blob["value"]["t"] != "empty":
+            values[ch] = serde.loads_typed(dec(blob["value"]))
+    pending = sorted(writes, key=lambda w: writes_sort_key(w["task_path"], w["task_id"], w["idx"]))
+    parent = payload.get("parent_checkpoint_id")
+    return CheckpointTuple(
+        config=conf(thread_id, ns, checkpoint_id),
+        checkpoint={**serde.loads_typed(dec(payload["checkpoint"])), "channel_values": values},
+        metadata=serde.loads_typed(dec(payload["metadata"])),
+        parent_config=conf(thread_id, ns, parent) if parent else None,
+        pending_writes=[
+            (w["task_id"], w["channel"], serde.loads_typed(dec(w["value"]))) for w in pending
+        ],
+    )

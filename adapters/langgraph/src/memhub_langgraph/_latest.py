@@ -1,0 +1,204 @@
+"""The latest checkpoint of each thread, kept by the checkpointer while no one else writes.
+
+Every ``graph.invoke`` starts with ``get_tuple`` of its thread's latest checkpoint,
+on the caller's thread, before anything runs. Read from the store that is four
+calls (the newest checkpoint, whether unordered ids exist, its channel values, its
+pending writes), each a hand-off to the engine's loop and on to the store's worker
+thread and back: 1.4 ms idle, most of it the hand-offs, where ``InMemorySaver``
+takes 0.02 ms (``bench/langgraph_bench.py``). So the checkpointer keeps, per
+``(thread_id, checkpoint_ns)``, the payloads of the latest checkpoint, of the
+channel values it refers to and of its pending writes, as the store holds them, and
+answers ``get_tuple`` from them without leaving the caller's thread.
+
+That is right only while the store changes by this checkpointer's own writes, which
+it applies to what it keeps. The record API counts every write to the checkpoint
+collections made through any client of the engine, and every opening of the store
+(``Records.writes``); the checkpointer counts its own. An entry is served only while
+the difference (the writes of others) is what it was when the entry was last known
+true. So another checkpointer on the same store, a hub serving other processes, a
+write that failed halfway, or this checkpointer's own maintenance calls all make
+every entry a miss, read again from the store. ``Records.writes`` is ``None`` where
+other processes can write (a Qdrant server, a store reached through the hub): there
+nothing is kept. Counts and own writes change on the engine's loop, in the step in
+which a write returns, so on that loop the difference is exact; read from another
+thread it can only come out too high (a miss).
+
+Pending writes may be stored before their checkpoint: LangGraph saves a step's
+checkpoint and its tasks' writes from different threads. Writes for a checkpoint
+that is not yet the latest are therefore kept aside (``_early``), by this
+checkpointer's own hand only, until that checkpoint is put. A checkpoint id is new
+when it is first put (LangGraph makes a fresh one for each), so no one else can have
+written for it before.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from memhub.store.base import StoredPoint
+from memhub_langgraph._codec import blob_ids
+
+Key = tuple[str, str]  # (thread_id, checkpoint_ns)
+Payload = Mapping[str, Any]
+_EARLY_LIMIT = 10_000  # checkpoint ids with early writes; past it the cache stops advancing
+
+
+@dataclass(frozen=True)
+class Latest:
+    """One thread namespace's latest checkpoint as the store holds it (all stored payloads);
+    ``checkpoint`` is ``None`` while the thread namespace has none."""
+
+    checkpoint: Payload | None
+    blobs: Mapping[str, Payload]  # point id -> blob, for each channel version it refers to
+    writes: Mapping[str, Payload]  # point id -> pending write
+    others: int  # the writes of others counted when this was last known true
+
+    @property
+    def checkpoint_id(self) -> str:
+        return self.checkpoint["checkpoint_id"] if self.checkpoint is not None else ""
+
+
+@dataclass
+class _Fill:
+    key: Key
+    disturbed: bool = field(default=False)
+
+
+class LatestCache:
+    """The latest checkpoint per thread namespace (see the module docstring).
+
+    Args:
+        records: the client's record API.
+        size: how many thread namespaces to keep, the most recently written.
+    """
+
+    def __init__(self, records: Any, size: int = 1024) -> None:
+        self._records = records
+        self._size = size
+        self._entries: OrderedDict[Key, Latest] = OrderedDict()
+        self._early: dict[Key, dict[str, dict[str, Payload]]] = {}
+        self._early_count = 0
+        self._lossy = False  # early writes were dropped: never advance to a new checkpoint
+        self._mine = 0  # this checkpointer's writes to the checkpoint collections
+        self._fills: list[_Fill] = []
+
+    def _others(self) -> int | None:
+        mine = self._mine  # first: a write counted after it makes the difference larger
+        counts = [self._records.writes(c) for c in ("checkpoints", "checkpoint_writes")]
+        if None in counts:
+            return None
+        return sum(counts) - mine
+
+    def get(self, key: Key) -> Latest | None:
+        """The kept latest checkpoint of ``key`` if it is still what the store holds (any
+        thread)."""
+        entry = self._entries.get(key)
+        if entry is None or entry.others != self._others():
+            return None
+        return entry
+
+    # -- on the engine's loop ---------------------------------------------------------------
+
+    async def read(self, key: Key, read: Callable[[], Any]) -> Any:
+        """``await read()``: the latest checkpoint of ``key`` from the store (its payload, and
+        its blobs and pending writes by point id) or ``None``; kept if nothing was written
+        to ``key`` meanwhile."""
+        before = self._others()
+        if before is None:
+            return await read()
+        fill = _Fill(key)
+        self._fills.append(fill)
+        try:
+            found = await read()
+        finally:
+            self._fills.remove(fill)
+        if not fill.disturbed and self._others() == before:
+            self._keep(
+                key, Latest(*found, others=before) if found else Latest(None, {}, {}, before)
+            )
+        return found
+
+    def put_done(self, key: Key, payload: Payload, blobs: Mapping[str, Payload]) -> None:
+        """Call right after a checkpoint (``payload``) and its new ``blobs`` were stored."""
+        self._mine += 1
+        self._disturb(key)
+        checkpoint_id = payload["checkpoint_id"]
+        early = self._early.get(key, {}).pop(checkpoint_id, None)
+        if early is not None:
+            self._early_count -= 1
+        entry = self._valid(key)
+        if entry is None:
+            return
+        latest = entry.checkpoint_id
+        if checkpoint_id < latest:  # an older one: only the channel values it shares matter
+            shared = {pid: b for pid, b in blobs.items() if pid in entry.blobs}
+            self._keep(key, replace(entry, blobs={**entry.blobs, **shared}))
+            return
+        if checkpoint_id > latest and self._lossy:
+            self._entries.pop(key, None)
+            return
+        known, needed = {**entry.blobs, **blobs}, blob_ids(payload)
+        if not needed <= known.keys():  # a value it shares with a checkpoint not kept
+            self._entries.pop(key, None)
+            return
+        writes = entry.writes if checkpoint_id == latest else (early or {})
+        self._keep(key, Latest(payload, {p: known[p] for p in needed}, writes, entry.others))
+
+    def writes_done(
+        self, key: Key, checkpoint_id: str, points: Sequence[StoredPoint], *, insert_only: bool
+    ) -> None:
+        """Call right after pending writes were stored (``insert_only``: existing ones kept)."""
+        self._mine += 1
+        self._disturb(key)
+
+        def merged(into: Mapping[str, Payload]) -> dict[str, Payload]:
+            out = dict(into)
+            for p in points:
+                if not (insert_only and p.id in out):
+                    out[p.id] = p.payload
+            return out
+
+        entry = self._valid(key)
+        if entry is not None and entry.checkpoint_id == checkpoint_id:
+            self._keep(key, replace(entry, writes=merged(entry.writes)))
+        elif entry is None or checkpoint_id > entry.checkpoint_id:
+            early = self._early.setdefault(key, {})
+            if checkpoint_id not in early:
+                if self._early_count >= _EARLY_LIMIT:
+                    self._lossy = True
+                    return
+                self._early_count += 1
+            early[checkpoint_id] = merged(early.get(checkpoint_id, {}))
+
+    def forget_thread(self, thread_id: str) -> None:
+        """Before and after deleting every record of a thread: nothing of it is kept."""
+        for key in [k for k in (*self._entries, *self._early) if k[0] == thread_id]:
+            self._entries.pop(key, None)
+            self._early_count -= len(self._early.pop(key, {}))
+        for fill in self._fills:
+            fill.disturbed |= fill.key[0] == thread_id
+
+    def _disturb(self, key: Key) -> None:
+        for fill in self._fills:
+            fill.disturbed |= fill.key == key
+
+    def _valid(self, key: Key) -> Latest | None:
+        entry = self._entries.get(key)
+        if entry is not None and entry.others != self._others():
+            del self._entries[key]
+            return None
+        return entry
+
+    def _keep(self, key: Key, entry: Latest) -> None:
+        self._entries[key] = entry
+        self._entries.move_to_end(key)
+        while len(self._entries) > self._size:
+            self._entries.popitem(last=False)
+        early = self._early.get(key)
+        if early:  # writes for this checkpoint or older ones are read or kept with it now
+            for checkpoint_id in [c for c in early if c <= entry.checkpoint_id]:
+                del early[checkpoint_id]
+                self._early_count -= 1

@@ -1,0 +1,171 @@
+"""``MemHubCheckpointer`` keeps each thread's latest checkpoint in memory
+(``memhub_langgraph._latest``): a step starts without a store read, and what it is
+given is what the store holds, whoever else writes."""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from typing import Annotated, TypedDict
+
+import pytest
+from langgraph.checkpoint.base import empty_checkpoint
+from langgraph.checkpoint.base.id import uuid6
+from langgraph.graph import END, START, StateGraph
+
+from memhub import MemoryClient
+from memhub.testing import HashEmbedder
+from memhub_langgraph import MemHubCheckpointer
+
+
+class _State(TypedDict):
+    turns: Annotated[list[str], operator.add]
+
+
+def _graph(checkpointer: MemHubCheckpointer):
+    builder = StateGraph(_State)
+    builder.add_node("respond", lambda state: {"turns": [f"reply {len(state['turns'])}"]})
+    builder.add_edge(START, "respond")
+    builder.add_edge("respond", END)
+    return builder.compile(checkpointer=checkpointer)
+
+
+def _reads(client: MemoryClient, monkeypatch) -> Counter:
+    """Counts the scrolls and counts of ``client``'s engine (a checkpoint read makes both; a
+    write makes neither)."""
+    store, calls = client.engine.store, Counter()
+    for name in ("scroll", "count"):
+        monkeypatch.setattr(store, name, _counted(getattr(store, name), name, calls))
+    return calls
+
+
+def _counted(real, name: str, calls: Counter):
+    def spy(*args, **kwargs):
+        calls[name] += 1
+        return real(*args, **kwargs)
+
+    return spy
+
+
+def _same(kept, read) -> None:
+    assert kept is not None and read is not None
+    assert kept.config == read.config and kept.parent_config == read.parent_config
+    assert kept.checkpoint == read.checkpoint and kept.metadata == read.metadata
+    assert kept.pending_writes == read.pending_writes
+
+
+def _run(coro):
+    with ThreadPoolExecutor(1) as pool:  # outside any test event loop
+        return pool.submit(asyncio.run, coro).result()
+
+
+def test_a_step_starts_from_memory_with_what_the_store_holds(make_client, monkeypatch):
+    client = make_client("s")
+    saver = MemHubCheckpointer(client)
+    graph, config = _graph(saver), {"configurable": {"thread_id": "t1"}}
+    reads = _reads(client, monkeypatch)
+    graph.invoke({"turns": ["hi"]}, config)
+    for turn in range(3):
+        graph.invoke({"turns": [f"turn {turn}"]}, config)
+    assert reads["count"] == 1  # only the first step read the store: the thread had nothing
+    fresh = MemHubCheckpointer(make_client("s"))  # same store, nothing kept yet: reads it
+    _same(saver.get_tuple(config), fresh.get_tuple(config))
+    assert sum(reads.values()) > 0
+    assert graph.get_state(config).values["turns"][-2:] == ["turn 2", "reply 7"]
+
+
+def test_another_writer_on_the_same_store_is_seen_at_once(make_client):
+    mine, theirs = MemHubCheckpointer(make_client("s")), MemHubCheckpointer(make_client("s"))
+    config = {"configurable": {"thread_id": "t1"}}
+    _graph(mine).invoke({"turns": ["hi"]}, config)
+    assert mine.get_tuple(config) is not None  # kept
+    _graph(theirs).invoke({"turns": ["from them"]}, config)
+    assert mine.get_tuple(config).checkpoint["channel_values"]["turns"][-2:] == [
+        "from them",
+        "reply 3",
+    ]
+    _same(mine.get_tuple(config), theirs.get_tuple(config))
+
+
+def test_writes_made_while_the_store_was_closed_are_seen(make_client, tmp_path):
+    client = make_client("s")
+    saver = MemHubCheckpointer(client)
+    config = {"configurable": {"thread_id": "t1"}}
+    _graph(saver).invoke({"turns": ["hi"]}, config)
+    assert saver.get_tuple(config) is not None  # kept
+    _run(client.aclose())  # the folder is free: another process could write it now
+
+    async def elsewhere() -> None:
+        async with MemoryClient(
+            storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path
+        ) as other:
+            other_saver = MemHubCheckpointer(other)
+            await _graph(other_saver).ainvoke({"turns": ["meanwhile"]}, config)
+            other_saver.close()
+
+    _run(elsewhere())
+    _run(client.open())  # this process holds the store again
+    assert saver.get_tuple(config).checkpoint["channel_values"]["turns"][-2:] == [
+        "meanwhile",
+        "reply 3",
+    ]
+    saver.close()
+    _run(client.engine.close())  # the client was closed once: its teardown leaves it be
+
+
+def test_writes_stored_before_their_checkpoint_are_kept_with_it(make_client):
+    """LangGraph stores a task's writes and the checkpoint they belong to from different
+    threads: the writes may land first."""
+    client = make_client("s")
+    saver = MemHubCheckpointer(client)
+    config = {"configurable": {"thread_id": "t1", "checkpoint_ns": ""}}
+    first = empty_checkpoint()
+    first_config = saver.put(config, first, {"step": 0}, {})
+    assert saver.get_tuple(config).checkpoint["id"] == first["id"]  # kept
+    second = {**empty_checkpoint(), "id": str(uuid6())}
+    second_config = {
+        "configurable": {**first_config["configurable"], "checkpoint_id": second["id"]}
+    }
+    saver.put_writes(second_config, [("turns", ["early"])], "task-1")
+    saver.put_writes(first_config, [("turns", ["on the first"])], "task-0")
+    saver.put(first_config, second, {"step": 1}, {})
+    kept = saver.get_tuple(config)
+    assert kept.pending_writes == [("task-1", "turns", ["early"])]
+    _same(kept, MemHubCheckpointer(make_client("s")).get_tuple(config))
+
+
+def test_deleting_a_thread_forgets_it(make_client):
+    saver = MemHubCheckpointer(make_client("s"))
+    config = {"configurable": {"thread_id": "t1"}}
+    _graph(saver).invoke({"turns": ["hi"]}, config)
+    assert saver.get_tuple(config) is not None
+    saver.delete_thread("t1")
+    assert saver.get_tuple(config) is None
+
+
+@pytest.mark.parametrize("backend", ["qdrant-local"])
+def test_nothing_is_kept_where_other_processes_can_write(make_client, monkeypatch, backend):
+    client = make_client("s", backend)
+    saver = MemHubCheckpointer(client)
+    assert client.records.writes("checkpoints") is None  # a Qdrant server is shared
+    config = {"configurable": {"thread_id": "t1"}}
+    _graph(saver).invoke({"turns": ["hi"]}, config)
+    reads = _reads(client, monkeypatch)
+    assert saver.get_tuple(config) is not None
+    assert sum(reads.values()) > 0
+
+
+def test_every_write_through_any_client_of_the_engine_is_counted(make_client):
+    from memhub.store.base import StoredPoint
+
+    one, two = make_client("s"), make_client("s")
+    _run(one.open())
+    before = two.records.writes("checkpoint_writes")
+    point = StoredPoint("7d3f4b8e-2c1a-4e5f-9a6b-1c2d3e4f5a6b", {"thread_id": "t"})
+    _run(one.records.put("checkpoint_writes", [point]))
+    assert two.records.writes("checkpoint_writes") == before + 1
+    _run(two.records.delete("checkpoint_writes", [point.id]))
+    assert one.records.writes("checkpoint_writes") == before + 2
+    assert two.records.writes("checkpoints") == one.records.writes("checkpoints")
