@@ -37,7 +37,7 @@ __all__ = ["ITEM_LAYERS", "RECORD_COLLECTIONS", "Records"]
 
 RECORD_COLLECTIONS: tuple[Collection, ...] = ("memories", "checkpoints", "checkpoint_writes")
 _LEGACY_TENANT = "local"
-# writes through the record API of every client of an engine, per collection (Records.writes)
+# writes through the record API of every client of a store, per collection (Records.writes)
 _WRITES: WeakKeyDictionary[Any, Counter[str]] = WeakKeyDictionary()
 
 
@@ -53,8 +53,8 @@ class Records:
 
     def writes(self, collection: Collection) -> int | None:
         """A count that grows with every write to ``collection`` through the record API of any
-        client of this engine (counted on the engine's loop as the call returns, failed or
-        not) and with every opening of its store; ``None`` when other processes can write the
+        client of this store (counted on the engine's loop as the call returns, failed or
+        not) and with every opening of the store; ``None`` when other processes can write the
         records too (a Qdrant server, a store reached through the hub) or the store is closed.
 
         While it grows only by an adapter's own writes, what the adapter read and wrote is
@@ -69,7 +69,7 @@ class Records:
             return None
         if not isinstance(store, EdgeStore):  # only Qdrant Edge is held by one process
             return None
-        return _WRITES.get(engine, Counter())[collection] + store.opened
+        return _WRITES.get(store, Counter())[collection] + store.opened
 
     # -- the API: each call runs on the engine's owner loop, or on the hub ---------------
 
@@ -205,10 +205,10 @@ class Records:
             self._wrote(collection)
 
     def _wrote(self, collection: Collection) -> None:
-        engine = self._client.engine
-        counts = _WRITES.get(engine)
+        store = self._client.engine.store
+        counts = _WRITES.get(store)
         if counts is None:
-            counts = _WRITES[engine] = Counter()
+            counts = _WRITES[store] = Counter()
         counts[collection] += 1
 
     async def _search(
