@@ -232,7 +232,9 @@ class EdgeStore:
         """A new shard in today's layout, recorded before the shard exists (see ``_layout``)."""
         folder.mkdir(parents=True, exist_ok=True)
         recorded = {"present": sorted(_KEYS[name].present)}
-        (folder / _LAYOUT_FILE).write_text(json.dumps(recorded))
+        part = folder / (_LAYOUT_FILE + ".part")  # whole or absent: _layout may read it now
+        part.write_text(json.dumps(recorded))
+        part.replace(folder / _LAYOUT_FILE)
         return qe.EdgeShard.create(str(folder), _config(name, self._vector_size))
 
     def _open_shard(self, name: Collection) -> qe.EdgeShard:
