@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, get_args
 from weakref import WeakKeyDictionary
 
@@ -181,8 +181,9 @@ class Records:
             for p in points
         ]
         try:
-            await self._check_not_others(collection, [p.id for p in points])
-            await self._client.engine.store.upsert(collection, points, only_if=only_if)
+            await self._client.engine.store.upsert(
+                collection, points, only_if=only_if, check=self._refuse_others(collection)
+            )
         finally:
             self._wrote(collection)
 
@@ -257,11 +258,18 @@ class Records:
         return {**payload, "tenant": self.tenant}
 
     async def _check_not_others(self, collection: Collection, ids: list[str]) -> None:
-        existing = await self._client.engine.store.retrieve(collection, ids)
-        if any(not self._owns(collection, p.payload) for p in existing):
-            raise InvalidInputError(
-                "a record with this id belongs to another tenant or is not a record"
-            )
+        self._refuse_others(collection)(await self._client.engine.store.retrieve(collection, ids))
+
+    def _refuse_others(self, collection: Collection) -> Callable[[list[StoredPoint]], None]:
+        """A check that refuses a write over another tenant's record (or a memory)."""
+
+        def check(existing: list[StoredPoint]) -> None:
+            if any(not self._owns(collection, p.payload) for p in existing):
+                raise InvalidInputError(
+                    "a record with this id belongs to another tenant or is not a record"
+                )
+
+        return check
 
 
 def _check_ids(ids: list[str]) -> None:

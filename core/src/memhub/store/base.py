@@ -127,10 +127,17 @@ class MemoryStore(Protocol):
     async def close(self) -> None: ...
 
     async def upsert(
-        self, collection: Collection, points: Sequence[StoredPoint], *, only_if: Where | None = None
+        self,
+        collection: Collection,
+        points: Sequence[StoredPoint],
+        *,
+        only_if: Where | None = None,
+        check: Callable[[list[StoredPoint]], None] | None = None,
     ) -> None:
         """Insert or replace points. With ``only_if``, an existing point is replaced only
-        when it matches the filter (Qdrant's conditional update); new points are inserted."""
+        when it matches the filter (Qdrant's conditional update); new points are inserted.
+        ``check`` is given the points that already exist with these ids (no vectors) before
+        anything is written; what it raises refuses the whole write."""
 
     async def replace_payload(
         self,

@@ -314,7 +314,12 @@ class EdgeStore:
     # -- writes ------------------------------------------------------------------
 
     async def upsert(
-        self, collection: Collection, points: Sequence[StoredPoint], *, only_if: Where | None = None
+        self,
+        collection: Collection,
+        points: Sequence[StoredPoint],
+        *,
+        only_if: Where | None = None,
+        check: Callable[[list[StoredPoint]], None] | None = None,
     ) -> None:
         if not points:
             return
@@ -322,7 +327,10 @@ class EdgeStore:
         op = qe.UpdateOperation.upsert_points(
             [to_point(p, layout) for p in points], condition=to_edge_filter(only_if, layout)
         )
-        await self._run(self._update, collection, op)
+        if check is None:
+            await self._run(self._update, collection, op)
+        else:  # one trip to the worker for both: a hand-off costs more than a small write
+            await self._run(self._checked_update, collection, [p.id for p in points], check, op)
         if collection == "memories":
             self._unoptimized += len(points)
             every = _BULK_OPTIMIZE_EVERY if self._bulk else _OPTIMIZE_EVERY
@@ -351,6 +359,17 @@ class EdgeStore:
 
     def _update(self, collection: Collection, op: qe.UpdateOperation) -> None:
         self._shard(collection).update(op)
+
+    def _checked_update(
+        self,
+        collection: Collection,
+        ids: list[str],
+        check: Callable[[list[StoredPoint]], None],
+        op: qe.UpdateOperation,
+    ) -> None:
+        shard = self._shard(collection)
+        check([from_record(r, False) for r in shard.retrieve(ids, True, False)])
+        shard.update(op)
 
     def _optimize(self) -> None:
         """Index what was written; after a build, open the shard again: the shard keeps what

@@ -241,10 +241,17 @@ class QdrantServerStore:
     # -- writes ------------------------------------------------------------------
 
     async def upsert(
-        self, collection: Collection, points: Sequence[StoredPoint], *, only_if: Where | None = None
+        self,
+        collection: Collection,
+        points: Sequence[StoredPoint],
+        *,
+        only_if: Where | None = None,
+        check: Callable[[list[StoredPoint]], None] | None = None,
     ) -> None:
         if not points:
             return
+        if check is not None:
+            check(await self.retrieve(collection, [p.id for p in points]))
         # update_filter is the server's conditional update: an existing point is replaced
         # only if it matches, a new point is inserted. Local mode applies it the same
         # way (LocalCollection._upsert_point), so no emulation is needed there.

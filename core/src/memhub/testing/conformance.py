@@ -283,6 +283,32 @@ class MemoryStoreConformance:
         assert got[new.id].payload == {"rev": 1, "v": "new"}  # new points are inserted
         assert got[other].payload == {"rev": 5}  # existing, not matching: untouched
 
+    async def test_a_checked_upsert_sees_the_existing_points_and_can_refuse(
+        self, store: MemoryStore
+    ) -> None:
+        mine, theirs, new = uid(), uid(), uid()
+        await store.upsert(
+            "checkpoints", [StoredPoint(mine, {"owner": "a"}), StoredPoint(theirs, {"owner": "b"})]
+        )
+        seen: list[list[StoredPoint]] = []
+
+        def only_a(existing: list[StoredPoint]) -> None:
+            seen.append(existing)
+            if any(p.payload["owner"] != "a" for p in existing):
+                raise PermissionError("not yours")
+
+        with pytest.raises(PermissionError):
+            await store.upsert(
+                "checkpoints",
+                [StoredPoint(new, {"owner": "a"}), StoredPoint(theirs, {"owner": "a"})],
+                check=only_a,
+            )
+        assert [p.id for p in seen[0]] == [theirs]  # only the points that exist
+        got = {p.id: p.payload for p in await store.retrieve("checkpoints", [new, theirs])}
+        assert got == {theirs: {"owner": "b"}}  # refused: nothing written, not even the new one
+        await store.upsert("checkpoints", [StoredPoint(mine, {"owner": "a", "v": 2})], check=only_a)
+        assert (await store.retrieve("checkpoints", [mine]))[0].payload == {"owner": "a", "v": 2}
+
     async def test_replace_payload_keeps_the_vectors_and_honours_the_condition(
         self, store: MemoryStore
     ) -> None:
