@@ -17,7 +17,7 @@ out too: it names a month of every year.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, Final
@@ -71,8 +71,10 @@ def _whole_year(y: str) -> tuple[date, date]:
     return date(int(y), 1, 1), date(int(y), 12, 31)
 
 
+# How a match reads as the first and last day it names.
+_Read = Callable[[re.Match[str]], tuple[date, date]]
 # Most specific first: the words of a day are not read again as its month or year.
-_PATTERNS: Final = (
+_PATTERNS: Final[tuple[tuple[re.Pattern[str], _Read], ...]] = (
     (
         re.compile(rf"\b{_DAY}\s+({_MONTH}),?\s*{_YEAR}\b", re.I),
         lambda m: _day(m[3], _month(m[2]), m[1]),
