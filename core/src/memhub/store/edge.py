@@ -368,7 +368,7 @@ class EdgeStore:
         op: qe.UpdateOperation,
     ) -> None:
         shard = self._shard(collection)
-        check([from_record(r, False) for r in shard.retrieve(ids, True, False)])
+        check([from_record(r, False) for r in shard.retrieve(list(ids), True, False)])
         shard.update(op)
 
     def _optimize(self) -> None:
