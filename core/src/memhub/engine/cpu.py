@@ -13,12 +13,14 @@ characters holds it until it returns (30-80 ms; a Python loop gives it up every
 ``sys.getswitchinterval()``, 5 ms, but every thread that wants it back waits that
 long each time). A server's event loop takes the GIL back several times per request,
 so next to a 1 MiB add a ``/health`` took 0.2-1.9 s on a loaded machine. A process
-that serves others calls :func:`use_processes`: from then on work over ``BIG``
+that serves others calls :func:`use_processes`: from then on work over ``SMALL``
 characters runs in worker processes (``memhub.engine._cpu_worker``), with their own
-GIL, and the loop keeps its own. A worker costs its start (about a second, one starts
-at once) and a copy of the input and the result (about a millisecond per MiB), so only
-big work goes there; a function sent there must be importable by name (no lambdas).
-The SDK stays in one process unless asked: a library should not start processes.
+GIL, and the loop keeps its own: on a loaded machine even a Python loop that gives the
+GIL up every 5 ms stalls the loop when the kernel preempts it while it holds the GIL.
+A worker costs its start (about a second, one starts at once), a copy of the input and
+the result (about a millisecond per MiB) and a pipe round trip; a function sent there
+must be importable by name (no lambdas). The SDK stays in one process unless asked: a
+library should not start processes.
 """
 
 from __future__ import annotations
@@ -36,15 +38,13 @@ from typing import Any, ParamSpec, TypeVar
 
 from memhub.engine import _cpu_worker
 
-__all__ = ["BIG", "SMALL", "run", "use_processes"]
+__all__ = ["SMALL", "run", "use_processes"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
 # Below this many characters of input the work is done in place (~1 ms of rules at most).
 SMALL = 8_192
-# Above this many, in a worker process when a server asked for them (~10-80 ms of GIL).
-BIG = 65_536
 # Two cores is the machine this is sized for; more threads would only queue on the GIL.
 _WORKERS = 2
 
@@ -153,7 +153,7 @@ def _thread_pool() -> ThreadPoolExecutor:
 
 
 def use_processes(workers: int = _WORKERS) -> None:
-    """Run work over ``BIG`` characters in ``workers`` processes from now on (0: threads only).
+    """Run work over ``SMALL`` characters in ``workers`` processes from now on (0: threads).
 
     Called by a server or hub at start-up; one worker starts at once, and a second call with
     the same count changes nothing. Example:
@@ -172,8 +172,8 @@ def use_processes(workers: int = _WORKERS) -> None:
 async def run(size: int, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """``fn(*args, **kwargs)``, off the calling loop when ``size`` (characters of input) is large.
 
-    In place up to ``SMALL``; over ``BIG`` in a worker process if :func:`use_processes`
-    was called (``fn`` and its arguments are pickled); otherwise on a worker thread.
+    In place up to ``SMALL``; beyond, in a worker process if :func:`use_processes` was
+    called (``fn`` and its arguments are pickled), otherwise on a worker thread.
 
     Example:
         >>> turns = await cpu.run(len(text), redact, text)
@@ -182,7 +182,7 @@ async def run(size: int, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) 
         return fn(*args, **kwargs)
     call = functools.partial(fn, *args, **kwargs)
     loop = asyncio.get_running_loop()
-    processes = _processes if size > BIG else None
+    processes = _processes
     if processes is not None:
         try:
             result: T = await loop.run_in_executor(processes.waiters, processes.run, call)
