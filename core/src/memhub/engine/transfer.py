@@ -213,7 +213,8 @@ def _invalid(run: _Run, message: str) -> None:
 
 async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
     engine = run.engine
-    present = {p.id for p in await engine.store.retrieve("memories", [r.pid for r in batch])}
+    ids = [r.pid for r in batch]
+    present = {p.id for p in await engine.store.retrieve("memories", ids, with_payload=False)}
     seen: set[str] = set()
     new = []
     for record in batch:
@@ -233,13 +234,16 @@ async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
         for e in r.events
     ]
     # the audit log is append-only: an event id already there (a resumed import) stays as is
-    logged = {p.id for p in await engine.store.retrieve("events", [e.id for e in events])}
+    logged = {
+        p.id
+        for p in await engine.store.retrieve("events", [e.id for e in events], with_payload=False)
+    }
     events = [e for e in events if e.id not in logged]
     points = [
         StoredPoint(
             r.pid,
             as_stored(with_access(as_memory({**r.payload, "tenant": run.tenant}))),
-            r.dense,
+            jsonl.as_list(r.dense),
             r.sparse,
         )
         for r in new

@@ -151,9 +151,15 @@ class MemoryStore(Protocol):
         only when the point matches the filter; a missing point is left missing."""
 
     async def retrieve(
-        self, collection: Collection, ids: Sequence[str], *, with_vectors: bool = False
+        self,
+        collection: Collection,
+        ids: Sequence[str],
+        *,
+        with_vectors: bool = False,
+        with_payload: bool = True,
     ) -> list[StoredPoint]:
-        """The points with these ids that exist, in no particular order."""
+        """The points with these ids that exist, in no particular order. Without
+        ``with_payload`` their payloads are empty: which ids exist, for less."""
 
     async def delete(self, collection: Collection, ids: Sequence[str]) -> None: ...
 

@@ -392,13 +392,18 @@ class EdgeStore:
     # -- reads -------------------------------------------------------------------
 
     async def retrieve(
-        self, collection: Collection, ids: Sequence[str], *, with_vectors: bool = False
+        self,
+        collection: Collection,
+        ids: Sequence[str],
+        *,
+        with_vectors: bool = False,
+        with_payload: bool = True,
     ) -> list[StoredPoint]:
         if not ids:
             return []
 
         def retrieve() -> list[StoredPoint]:
-            records = self._shard(collection).retrieve(list(ids), True, with_vectors)
+            records = self._shard(collection).retrieve(list(ids), with_payload, with_vectors)
             return [from_record(r, with_vectors) for r in records]
 
         return await self._run(retrieve)

@@ -291,12 +291,17 @@ class QdrantServerStore:
     # -- reads -------------------------------------------------------------------
 
     async def retrieve(
-        self, collection: Collection, ids: Sequence[str], *, with_vectors: bool = False
+        self,
+        collection: Collection,
+        ids: Sequence[str],
+        *,
+        with_vectors: bool = False,
+        with_payload: bool = True,
     ) -> list[StoredPoint]:
         if not ids:
             return []
         request = self._client.retrieve(
-            self._name(collection), list(ids), with_vectors=with_vectors
+            self._name(collection), list(ids), with_payload=with_payload, with_vectors=with_vectors
         )
         return [from_qdrant_record(r, with_vectors) for r in await self._call(request)]
 

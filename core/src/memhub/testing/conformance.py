@@ -234,6 +234,8 @@ class MemoryStoreConformance:
         assert [(p.id, p.payload, p.dense, p.sparse) for p in plain] == [
             (a.id, payload, None, None)
         ]
+        ids_only = await store.retrieve("memories", [a.id, b.id, uid()], with_payload=False)
+        assert {(p.id, len(p.payload)) for p in ids_only} == {(a.id, 0), (b.id, 0)}
         assert await store.retrieve("memories", []) == []
 
     async def test_upsert_replaces_the_whole_point(self, store: MemoryStore) -> None:
