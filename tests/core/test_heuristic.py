@@ -140,6 +140,11 @@ EXTRACTION = [
         id="en-small-talk-behind-a-speaker-label-or-to-a-name-dropped",
     ),
     pytest.param(
+        ["Tim: Sure thing!", "Congrats, Mel!", "Definitely.", "No worries, take care", "Jon: Gina"],
+        [],
+        id="en-more-small-talk-and-a-bare-name-dropped",
+    ),
+    pytest.param(
         ["Thanks for sharing it with me.", "Thanks so much for the tip, I'll try vim tomorrow."],
         [("I'll try vim tomorrow", F, True)],
         id="en-thanks-for-dropped-whole-not-left-as-a-fragment",

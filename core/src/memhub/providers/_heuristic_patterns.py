@@ -63,7 +63,9 @@ CHITCHAT = re.compile(
     r"hi|hello|hey|yo|bye|goodbye|goodnight|goodmorning|morning|thanks|thank|you|thx|ty|"
     r"okay|ok|kk|k|sure|yes|yeah|yep|yup|nope|nah|no|cool|nice|great|awesome|perfect|fine|"
     r"alright|right|exactly|gotit|noted|isee|makessense|soundsgood|lol|(?:ha)+h?|wow|oh|ah|"
-    r"hm+|np|noproblem|welcome|youre|very|much|so|good|thats|that|it|its|s|all)+$"
+    r"hm+|np|noproblem|welcome|youre|very|much|so|good|thats|that|it|its|s|all|definitely|"
+    r"congrats|congratulations|sounds|surething|woohoo|waytogo|nice(?:one|job|work)|goodjob|"
+    r"noworries|takecare|i?agreed?|totally|anytime|cheers|samehere|forsure|yum+|aw+)+$"
 )
 CHITCHAT = _longest_first_atomic(CHITCHAT)
 FILLER_PREFIX = _rx(

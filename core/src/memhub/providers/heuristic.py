@@ -204,6 +204,7 @@ MAX_JUDGED = 2000
 def _too_short(text: str) -> bool:
     if _content_len(text) < 3 or len(text) > MAX_STATEMENT:
         return True
+    text = _LABEL.sub("", text)  # "Alice: Bob" is a name said to someone, not a statement
     return not _CJK_RUN.search(text) and len(text.split()) < 2
 
 
