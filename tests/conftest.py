@@ -44,6 +44,18 @@ def _fast_new_stores(_store_templates, monkeypatch):
     monkeypatch.setattr(EdgeStore, "open", open_from_template)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _servers_on_threads():
+    """Servers opened in the test process keep their rules on threads, where a monkeypatch
+    reaches them and no test waits for a worker to start; the worker processes are tested
+    by ``tests/core/test_cpu_workers.py`` and through ``memhub serve-api``."""
+    from memhub_server import service
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(service, "WORKER_PROCESSES", 0)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _isolated_config(tmp_path, monkeypatch):
     monkeypatch.setenv("MEMHUB_CONFIG", str(tmp_path / "memhub-config.yaml"))

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -193,12 +194,32 @@ def test_memhub_serve_api_serves_tenants_by_key(fresh_store, tmp_path):
         assert httpx.get(f"{base}/v1/hmg/stats").status_code == 401
         stats = httpx.get(f"{base}/v1/hmg/stats", headers={"Authorization": f"Bearer {key}"})
         assert stats.status_code == 200 and stats.json()["atoms"] == 0
+        # the rules over long requests run in a worker process of the server's own
+        workers = _wait(lambda: _workers_of(proc.pid) or None, proc)
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
     assert f"memhub REST API on {base}" in proc.stdout.read()
+    deadline = time.monotonic() + 30  # and it ends with the server
+    while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{w}").exists() for w in workers)
+
+
+def _workers_of(pid: int) -> list[int]:
+    """The ``memhub.engine.cpu`` worker processes whose parent is ``pid`` (Linux ``/proc``)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == pid and b"_cpu_worker" in cmdline:
+            found.append(int(stat.parent.name))
+    return found
 
 
 @pytest.mark.enable_socket

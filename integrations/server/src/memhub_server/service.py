@@ -20,6 +20,9 @@ from memhub.providers.factory import build_extractor, build_judge
 from memhub.scope import Scope
 from memhub.store.base import MemoryStore
 
+# Worker processes for the rules over long requests (``memhub.engine.cpu``); 0: threads.
+WORKER_PROCESSES = 2
+
 
 class MemoryService:
     """The store, embedder and models of a server, opened once.
@@ -53,7 +56,7 @@ class MemoryService:
         1 MiB add does not hold the GIL that every other request needs (``engine.cpu``).
         """
         async with self._lock:
-            cpu.use_processes()
+            cpu.use_processes(WORKER_PROCESSES)
             await self.engine.open()
 
     async def close(self) -> None:
