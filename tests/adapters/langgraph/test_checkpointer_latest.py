@@ -136,6 +136,23 @@ def test_writes_stored_before_their_checkpoint_are_kept_with_it(make_client):
     _same(kept, MemHubCheckpointer(make_client("s")).get_tuple(config))
 
 
+def test_writes_stored_before_the_thread_was_read_are_not_missed(make_client):
+    """The same, but the writes and their checkpoint's id come before the saver first read
+    the thread: what it kept cannot say whether writes exist, so it reads the store."""
+    saver = MemHubCheckpointer(make_client("s"))
+    config = {"configurable": {"thread_id": "t1", "checkpoint_ns": ""}}
+    first = empty_checkpoint()
+    first_config = saver.put(config, first, {"step": 0}, {})
+    second = {**empty_checkpoint(), "id": str(uuid6())}  # made before the read below
+    second_config = {
+        "configurable": {**first_config["configurable"], "checkpoint_id": second["id"]}
+    }
+    saver.put_writes(second_config, [("turns", ["early"])], "task-1")
+    assert saver.get_tuple(config).checkpoint["id"] == first["id"]  # read, then kept
+    saver.put(first_config, second, {"step": 1}, {})
+    assert saver.get_tuple(config).pending_writes == [("task-1", "turns", ["early"])]
+
+
 def test_deleting_a_thread_forgets_it(make_client):
     saver = MemHubCheckpointer(make_client("s"))
     config = {"configurable": {"thread_id": "t1"}}

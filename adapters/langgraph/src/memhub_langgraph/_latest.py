@@ -24,11 +24,12 @@ which a write returns, so on that loop the difference is exact; read from anothe
 thread it can only come out too high (a miss).
 
 Pending writes may be stored before their checkpoint: LangGraph saves a step's
-checkpoint and its tasks' writes from different threads. Writes for a checkpoint
-that is not yet the latest are therefore kept aside (``_early``), by this
-checkpointer's own hand only, until that checkpoint is put. A checkpoint id is new
-when it is first put (LangGraph makes a fresh one for each), so no one else can have
-written for it before.
+checkpoint and its tasks' writes from different threads. While an entry is kept,
+writes for a checkpoint newer than its latest are kept aside with it (``early``) until
+that checkpoint is put. An entry moves on to a new checkpoint only if the checkpoint's
+id is a uuid6 made after the entry was read (LangGraph makes one per checkpoint, in
+increasing order within a process): every write for it came after the read, so it was
+seen. Otherwise the entry is dropped and the next ``get_tuple`` reads the store.
 """
 
 from __future__ import annotations
@@ -38,12 +39,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from langgraph.checkpoint.base.id import uuid6
+
 from memhub.store.base import StoredPoint
-from memhub_langgraph._codec import blob_ids
+from memhub_langgraph._codec import blob_ids, seq
 
 Key = tuple[str, str]  # (thread_id, checkpoint_ns)
 Payload = Mapping[str, Any]
-_EARLY_LIMIT = 10_000  # checkpoint ids with early writes; past it the cache stops advancing
+_EARLY_LIMIT = 64  # checkpoint ids with early writes per entry; past it the entry is dropped
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,8 @@ class Latest:
     blobs: Mapping[str, Payload]  # point id -> blob, for each channel version it refers to
     writes: Mapping[str, Payload]  # point id -> pending write
     others: int  # the writes of others counted when this was last known true
+    since: str  # a uuid6 made just before it was read: newer checkpoint ids came after
+    early: Mapping[str, Mapping[str, Payload]] = field(default_factory=dict)  # id -> writes
 
     @property
     def checkpoint_id(self) -> str:
@@ -79,9 +84,6 @@ class LatestCache:
         self._records = records
         self._size = size
         self._entries: OrderedDict[Key, Latest] = OrderedDict()
-        self._early: dict[Key, dict[str, dict[str, Payload]]] = {}
-        self._early_count = 0
-        self._lossy = False  # early writes were dropped: never advance to a new checkpoint
         self._mine = 0  # this checkpointer's writes to the checkpoint collections
         self._fills: list[_Fill] = []
 
@@ -109,6 +111,7 @@ class LatestCache:
         before = self._others()
         if before is None:
             return await read()
+        since = str(uuid6())
         fill = _Fill(key)
         self._fills.append(fill)
         try:
@@ -116,36 +119,33 @@ class LatestCache:
         finally:
             self._fills.remove(fill)
         if not fill.disturbed and self._others() == before:
-            self._keep(
-                key, Latest(*found, others=before) if found else Latest(None, {}, {}, before)
-            )
+            payload, blobs, writes = found or (None, {}, {})
+            self._keep(key, Latest(payload, blobs, writes, before, since))
         return found
 
     def put_done(self, key: Key, payload: Payload, blobs: Mapping[str, Payload]) -> None:
         """Call right after a checkpoint (``payload``) and its new ``blobs`` were stored."""
         self._mine += 1
         self._disturb(key)
-        checkpoint_id = payload["checkpoint_id"]
-        early = self._early.get(key, {}).pop(checkpoint_id, None)
-        if early is not None:
-            self._early_count -= 1
         entry = self._valid(key)
         if entry is None:
             return
-        latest = entry.checkpoint_id
+        checkpoint_id, latest = payload["checkpoint_id"], entry.checkpoint_id
+        early = {c: w for c, w in entry.early.items() if c != checkpoint_id}
         if checkpoint_id < latest:  # an older one: only the channel values it shares matter
             shared = {pid: b for pid, b in blobs.items() if pid in entry.blobs}
-            self._keep(key, replace(entry, blobs={**entry.blobs, **shared}))
-            return
-        if checkpoint_id > latest and self._lossy:
-            self._entries.pop(key, None)
+            self._keep(key, replace(entry, blobs={**entry.blobs, **shared}, early=early))
             return
         known, needed = {**entry.blobs, **blobs}, blob_ids(payload)
-        if not needed <= known.keys():  # a value it shares with a checkpoint not kept
+        if not needed <= known.keys() or (
+            checkpoint_id > latest and not _made_after(checkpoint_id, entry.since)
+        ):  # a value of a checkpoint not kept, or writes for it may predate the entry
             self._entries.pop(key, None)
             return
-        writes = entry.writes if checkpoint_id == latest else (early or {})
-        self._keep(key, Latest(payload, {p: known[p] for p in needed}, writes, entry.others))
+        writes = entry.writes if checkpoint_id == latest else entry.early.get(checkpoint_id, {})
+        later = {c: w for c, w in early.items() if c > checkpoint_id}
+        kept = Latest(payload, {p: known[p] for p in needed}, writes, entry.others, entry.since)
+        self._keep(key, replace(kept, early=later))
 
     def writes_done(
         self, key: Key, checkpoint_id: str, points: Sequence[StoredPoint], *, insert_only: bool
@@ -162,22 +162,21 @@ class LatestCache:
             return out
 
         entry = self._valid(key)
-        if entry is not None and entry.checkpoint_id == checkpoint_id:
+        if entry is None:
+            return
+        if entry.checkpoint_id == checkpoint_id:
             self._keep(key, replace(entry, writes=merged(entry.writes)))
-        elif entry is None or checkpoint_id > entry.checkpoint_id:
-            early = self._early.setdefault(key, {})
-            if checkpoint_id not in early:
-                if self._early_count >= _EARLY_LIMIT:
-                    self._lossy = True
-                    return
-                self._early_count += 1
-            early[checkpoint_id] = merged(early.get(checkpoint_id, {}))
+        elif checkpoint_id > entry.checkpoint_id:
+            if checkpoint_id not in entry.early and len(entry.early) >= _EARLY_LIMIT:
+                self._entries.pop(key, None)
+                return
+            early = {**entry.early, checkpoint_id: merged(entry.early.get(checkpoint_id, {}))}
+            self._keep(key, replace(entry, early=early))
 
     def forget_thread(self, thread_id: str) -> None:
         """Before and after deleting every record of a thread: nothing of it is kept."""
-        for key in [k for k in (*self._entries, *self._early) if k[0] == thread_id]:
+        for key in [k for k in self._entries if k[0] == thread_id]:
             self._entries.pop(key, None)
-            self._early_count -= len(self._early.pop(key, {}))
         for fill in self._fills:
             fill.disturbed |= fill.key[0] == thread_id
 
@@ -197,8 +196,8 @@ class LatestCache:
         self._entries.move_to_end(key)
         while len(self._entries) > self._size:
             self._entries.popitem(last=False)
-        early = self._early.get(key)
-        if early:  # writes for this checkpoint or older ones are read or kept with it now
-            for checkpoint_id in [c for c in early if c <= entry.checkpoint_id]:
-                del early[checkpoint_id]
-                self._early_count -= 1
+
+
+def _made_after(checkpoint_id: str, since: str) -> bool:
+    """Whether ``checkpoint_id`` is a uuid6 made in this process after ``since`` was."""
+    return seq(checkpoint_id) >= 0 and checkpoint_id[14] == "6" and checkpoint_id > since
