@@ -44,6 +44,7 @@ def test_the_langgraph_store_and_checkpointer_work_through_the_hub(hub, fresh_st
         assert store.get(("notes", "alice"), "pet") is None
 
         saver = MemHubCheckpointer(client)
+        assert client.async_client.records.writes("checkpoints") is None  # nothing kept in memory
         config = {"configurable": {"thread_id": "t1"}}
         assert _graph(saver).invoke({"turns": ["hi"]}, config)["turns"] == ["hi", "reply 1"]
         assert _graph(saver).get_state(config).values["turns"] == ["hi", "reply 1"]
