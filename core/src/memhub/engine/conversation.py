@@ -219,8 +219,9 @@ def followers(payload: Memory) -> Where:
 def named(query: str, speakers: set[str]) -> set[str]:
     """The speakers the query names, as whole words (Chinese names: anywhere in the query).
 
-    When it names every speaker in sight ("What do Alice and Bob share?") it prefers
-    none of them, and the empty set is returned.
+    When it names every speaker in sight, two or more ("What do Alice and Bob share?"), it
+    prefers none of them, and the empty set is returned. One speaker in sight is preferred
+    when named: the turns that share a word with "What did Alice paint?" may all be hers.
     """
     words = set(_WORD.findall(query.lower()))
     lowered = query.lower()
@@ -229,7 +230,7 @@ def named(query: str, speakers: set[str]) -> set[str]:
         for s in speakers
         if s and (s.lower() in lowered if HAN_CHAR.search(s) else s.lower() in words)
     }
-    return hit if hit != speakers else set()
+    return hit if hit != speakers or len(hit) < 2 else set()
 
 
 def speakers(hits: list[tuple[Memory, float]]) -> set[str]:

@@ -40,6 +40,7 @@ from memhub.models import (
     Procedure,
     SearchResult,
 )
+from memhub.redact import redact
 from memhub.scope import Scope
 from memhub.store.base import Match, MatchAny, SparseVector, Where, every, pages
 
@@ -242,12 +243,18 @@ async def search_conversation(
     # A deeper pool than asked for, so a turn of a speaker the query names, or the answer
     # to a question found, can climb into the first ``limit`` (memhub.engine.conversation).
     pool, prefetch = max(SPEAKER_POOL, limit), max(50, limit * 5)
-    vectors = await query_vectors(engine, query)
+    # a question naming a participant is searched without the name: the name chooses whose
+    # turns, the rest says what about. Who takes part is read off the turns that share a word
+    # with the question (BM25, no embedding), so only the text searched is embedded.
+    probe = await engine.store.sparse_query(
+        engine.bm25.query(redact(query).text), where, limit=prefetch
+    )
+    who = named(query, speakers([(as_memory(h.point.payload), h.score) for h in probe]))
+    topic = without_names(query, who) if who else ""
+    vectors = await query_vectors(engine, topic or query)
     hits = await hybrid(engine, vectors, where, pool, prefetch=prefetch)
-    # a question naming a participant is searched again without the name (one more query
-    # embedding): the name chooses whose turns, the rest says what about
-    who = named(query, speakers(hits))
-    if who and (topic := without_names(query, who)):
+    # no turn shares a word with the question: who takes part, from the turns found
+    if not probe and (who := named(query, speakers(hits))) and (topic := without_names(query, who)):
         vectors = await query_vectors(engine, topic)
         hits = await hybrid(engine, vectors, where, pool, prefetch=prefetch)
     # a question's dense side searched again from between it and the turns it found best

@@ -210,6 +210,11 @@ class MemoryStore(Protocol):
     ) -> list[ScoredPoint]:
         """Nearest neighbours by cosine similarity (score = cosine)."""
 
+    async def sparse_query(
+        self, sparse: SparseVector, where: Where | None, *, limit: int
+    ) -> list[ScoredPoint]:
+        """The best BM25 matches (score = BM25 with IDF); none for an empty ``sparse``."""
+
     async def compact(self, progress: Callable[[int], None] | None = None) -> None:
         """Rewrite storage so that deleted and overwritten payloads are physically gone.
 

@@ -518,6 +518,19 @@ class EdgeStore:
         )
         return await self._run(self._query, request)
 
+    async def sparse_query(
+        self, sparse: SparseVector, where: Where | None, *, limit: int
+    ) -> list[ScoredPoint]:
+        if not sparse.indices:
+            return []
+        request = qe.QueryRequest(
+            limit=limit,
+            query=qe.Query.Nearest(qe.SparseVector(sparse.indices, sparse.values), using=BM25),
+            filter=to_edge_filter(where, self._layout("memories")),
+            with_payload=True,
+        )
+        return await self._run(self._query, request)
+
     # -- maintenance -------------------------------------------------------------
 
     async def optimize(self) -> None:

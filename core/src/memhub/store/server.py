@@ -383,6 +383,16 @@ class QdrantServerStore:
             list(dense), using=DENSE, query_filter=to_qdrant_filter(where), limit=limit
         )
 
+    async def sparse_query(
+        self, sparse: SparseVector, where: Where | None, *, limit: int
+    ) -> list[ScoredPoint]:
+        if not sparse.indices:
+            return []
+        bm25 = models.SparseVector(indices=list(sparse.indices), values=list(sparse.values))
+        return await self._query(
+            bm25, using=BM25, query_filter=to_qdrant_filter(where), limit=limit
+        )
+
     async def _query(self, query: Any, **kwargs: Any) -> list[ScoredPoint]:
         request = self._client.query_points(self._name("memories"), query, **kwargs)
         hits = (await self._call(request)).points

@@ -576,6 +576,20 @@ class MemoryStoreConformance:
         )
         assert "other_user" in {h.point.payload["name"] for h in everyone}
 
+    async def test_sparse_query_ranks_bm25_matches_within_the_filter(
+        self, store: MemoryStore
+    ) -> None:
+        await self._hybrid_corpus(store)
+        u1 = Where(must=(Match("user_id", "u1"),))
+        hits = await store.sparse_query(_bm25.query("postgres migration"), u1, limit=10)
+        assert [h.point.payload["name"] for h in hits] == ["target", "bm25_only"]
+        assert hits[0].score > hits[1].score > 0
+        one = await store.sparse_query(_bm25.query("postgres migration"), u1, limit=1)
+        assert [h.point.payload["name"] for h in one] == ["target"]
+        everyone = await store.sparse_query(_bm25.query("postgres"), None, limit=10)
+        assert "other_user" in {h.point.payload["name"] for h in everyone}
+        assert await store.sparse_query(SparseVector([], []), u1, limit=10) == []
+
     async def test_hybrid_query_with_an_empty_sparse_vector_is_dense_only(
         self, store: MemoryStore
     ) -> None:
