@@ -9,6 +9,7 @@ import pytest
 from memhub import MemoryClient
 from memhub.store.edge import EdgeStore
 from memhub.store.schema import COLLECTIONS
+from memhub.store.server import QdrantServerStore
 from memhub.testing import HashEmbedder
 
 
@@ -80,6 +81,17 @@ async def client(storage_dir, tmp_path):
     scoped outside any git checkout."""
     async with MemoryClient(storage_dir=storage_dir, embed=HashEmbedder(), cwd=tmp_path) as c:
         yield c
+
+
+@pytest.fixture(params=["edge", "server"])
+async def either(request, client, tmp_path):
+    """``client``, and a client on the Qdrant server backend (qdrant-client in memory)."""
+    if request.param == "edge":
+        yield client
+        return
+    store = QdrantServerStore(":memory:")
+    async with MemoryClient(store=store, embed=HashEmbedder(), cwd=tmp_path) as server_client:
+        yield server_client
 
 
 @pytest.fixture(scope="session")

@@ -4,22 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-import pytest
-
-from memhub import MemoryClient
 from memhub.engine.dates import Span, asked_dates, said_within
-from memhub.store.server import QdrantServerStore
-from memhub.testing import HashEmbedder
-
-
-@pytest.fixture(params=["edge", "server"])
-async def either(request, client, tmp_path):
-    if request.param == "edge":
-        yield client
-        return
-    store = QdrantServerStore(":memory:")
-    async with MemoryClient(store=store, embed=HashEmbedder(), cwd=tmp_path) as server_client:
-        yield server_client
 
 
 def _days(question: str) -> list[tuple[str, str]]:

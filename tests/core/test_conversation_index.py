@@ -19,19 +19,6 @@ from memhub.engine.conversation import (
     without_names,
 )
 from memhub.ids import to_point_id
-from memhub.store.server import QdrantServerStore
-from memhub.testing import HashEmbedder
-
-
-@pytest.fixture(params=["edge", "server"])
-async def either(request, client, tmp_path):
-    """The embedded default, and the Qdrant server backend (qdrant-client in memory)."""
-    if request.param == "edge":
-        yield client
-        return
-    store = QdrantServerStore(":memory:")
-    async with MemoryClient(store=store, embed=HashEmbedder(), cwd=tmp_path) as server_client:
-        yield server_client
 
 
 def _cos(a, b):
