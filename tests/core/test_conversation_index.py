@@ -174,6 +174,31 @@ async def test_a_question_naming_a_participant_searches_what_it_asks_about(eithe
     assert asked[1:] == ["What did Carol paint?"]  # nobody named: the question as asked
 
 
+async def test_a_participant_named_but_missed_by_the_word_probe_is_still_preferred(either):
+    embedder = either.engine.embedder
+    asked: list[str] = []
+    original = embedder.embed_query
+
+    async def spy(text):
+        asked.append(text)
+        return await original(text)
+
+    embedder.embed_query = spy
+    await either.add(
+        messages=[
+            {"role": "assistant", "name": "Alice", "content": "Watercolours of the lake, mostly."},
+            {"role": "user", "name": "Bob", "content": "Lovely, Alice. Pancakes here, Alice."},
+        ],
+        user_id="u1",
+    )
+    # Alice's turn (said first, so indexed alone) shares no word with the question: the only
+    # turn the word probe finds is Bob's
+    turns = (await either.search_conversation("What did Alice make?", user_id="u1")).turns
+    # found among the turns of the first search, then searched for without her name
+    assert asked == ["What did Alice make?", "What did make?"]
+    assert turns[0].content == "Watercolours of the lake, mostly."
+
+
 def test_a_turn_that_asks_is_a_question_whatever_follows_its_last_sentence():
     assert is_question("Did you go?")
     assert is_question("Wow! Did you go too? [shares a photo of a park]")

@@ -253,8 +253,9 @@ async def search_conversation(
     topic = without_names(query, who) if who else ""
     vectors = await query_vectors(engine, topic or query)
     hits = await hybrid(engine, vectors, where, pool, prefetch=prefetch)
-    # no turn shares a word with the question: who takes part, from the turns found
-    if not probe and (who := named(query, speakers(hits))) and (topic := without_names(query, who)):
+    # the probe saw no turn of the participant named (none shares a word with the question):
+    # who takes part, from the turns found, and the question searched again without the name
+    if not who and (who := named(query, speakers(hits))) and (topic := without_names(query, who)):
         vectors = await query_vectors(engine, topic)
         hits = await hybrid(engine, vectors, where, pool, prefetch=prefetch)
     # a question's dense side searched again from between it and the turns it found best
