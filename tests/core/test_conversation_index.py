@@ -150,9 +150,9 @@ def test_a_question_is_searched_without_the_names_it_asks_about():
     assert without_names("小明上周去了哪里？", {"小明"}) == "上周去了哪里？"
 
 
-async def test_a_question_naming_a_participant_searches_what_it_asks_about(either):
-    embedder = either.engine.embedder
-    asked: list[str] = []
+def _queries_embedded(client) -> list[str]:
+    """The texts ``client`` embeds as queries from now on, in order."""
+    embedder, asked = client.engine.embedder, []
     original = embedder.embed_query
 
     async def spy(text):
@@ -160,6 +160,11 @@ async def test_a_question_naming_a_participant_searches_what_it_asks_about(eithe
         return await original(text)
 
     embedder.embed_query = spy
+    return asked
+
+
+async def test_a_question_naming_a_participant_searches_what_it_asks_about(either):
+    asked = _queries_embedded(either)
     await either.add(
         messages=[
             {"role": "user", "name": "Bob", "content": "Alice, Alice, how are you, Alice?"},
@@ -175,15 +180,7 @@ async def test_a_question_naming_a_participant_searches_what_it_asks_about(eithe
 
 
 async def test_a_participant_named_but_missed_by_the_word_probe_is_still_preferred(either):
-    embedder = either.engine.embedder
-    asked: list[str] = []
-    original = embedder.embed_query
-
-    async def spy(text):
-        asked.append(text)
-        return await original(text)
-
-    embedder.embed_query = spy
+    asked = _queries_embedded(either)
     await either.add(
         messages=[
             {"role": "assistant", "name": "Alice", "content": "Watercolours of the lake, mostly."},
