@@ -334,32 +334,12 @@ class Engine:
 
     # -- audit log ----------------------------------------------------------------
 
-    async def log(
-        self,
-        atom_id: str,
-        kind: str,
-        action: str,
-        *,
-        tenant: str,
-        before: Any = None,
-        after: Any = None,
-        reason: str | None = None,
-        related: str | None = None,
-    ) -> None:
-        """Append one step to the audit log. Events never hold memory content.
-
-        ``related``: the other memory of the step (the new version of a replace, ...)."""
-        step = self.event(
-            atom_id,
-            kind,
-            action,
-            tenant=tenant,
-            before=before,
-            after=after,
-            reason=reason,
-            related=related,
+    async def log(self, atom_id: str, kind: str, action: str, *, tenant: str, **step: Any) -> None:
+        """Append one step to the audit log: the ``event`` of these arguments (``before``,
+        ``after``, ``reason``, ``related``), written at once. Events never hold memory content."""
+        await self.store.upsert(
+            "events", [self.event(atom_id, kind, action, tenant=tenant, **step)]
         )
-        await self.store.upsert("events", [step])
 
     def event(
         self,
@@ -373,7 +353,9 @@ class Engine:
         reason: str | None = None,
         related: str | None = None,
     ) -> StoredPoint:
-        """One audit step, not written yet: ``log`` writes one, a batch writes many at once."""
+        """One audit step, not written yet: ``log`` writes one, a batch writes many at once.
+
+        ``related``: the other memory of the step (the new version of a replace, ...)."""
         event: Event = {
             "atom_id": atom_id,
             "kind": kind,
