@@ -115,10 +115,6 @@ def _check_interval(inv: Invocation) -> None:
         parse_interval(every)
 
 
-def _settings(inv: Invocation, **overrides: str | None) -> Settings:
-    return Settings.load(storage_dir=getattr(inv.args, "storage_dir", None), **overrides)
-
-
 def _service(settings: Settings):
     from memhub_server.service import MemoryService
 
@@ -147,7 +143,7 @@ async def _serve_api(inv: Invocation) -> None:
     _check_interval(inv)
     if a.max_body_bytes is not None and a.max_body_bytes < 1:
         raise UsageError("--max-body-bytes must be positive")
-    settings = _settings(inv)
+    settings = inv.settings()
     keys = KeyStore(Path(settings.storage_dir) / KEYS_FILE)
     keys.check()  # a broken key file fails here, with the reason, before anything listens
     service = _service(settings)
@@ -188,9 +184,7 @@ async def _serve_api(inv: Invocation) -> None:
 async def _serve(inv: Invocation, *, open_browser: bool = False) -> None:
     from memhub_server.hub import LocalHub
 
-    settings = _settings(
-        inv, tenant=getattr(inv.args, "tenant", None)
-    )  # --tenant: the hub's one tenant
+    settings = inv.settings()  # --tenant: the hub's one tenant
     port = inv.args.port
     if port is not None and not 0 <= port < 65536:
         raise UsageError(f"--port must be 0-65535, not {port}")
@@ -238,7 +232,7 @@ async def _keys(inv: Invocation) -> None:
     a = inv.args
     tenant = getattr(a, "tenant", None)
     _check_keys_arguments(a.action, {"--tenant": tenant, "KEY_ID": a.key_id, "--admin": a.admin})
-    keys = KeyStore(Path(_settings(inv).storage_dir) / KEYS_FILE)
+    keys = KeyStore(Path(inv.settings().storage_dir) / KEYS_FILE)
     if a.action == "create":
         if not tenant:
             raise UsageError("keys create needs --tenant NAME")
