@@ -4,10 +4,11 @@ the same payload read back, the same filters answered, in old shards too."""
 from __future__ import annotations
 
 import pytest
+import qdrant_edge as qe
 
 from memhub.store.base import IsEmpty, Match, StoredPoint, Where
 from memhub.store.edge import EdgeStore
-from memhub.store.facets import DOC, FACETS, empty, present
+from memhub.store.facets import DOC, FACETS, Layout, empty, present, stored
 
 MEMORY = {
     "id": "01HK0000000000000000000000",
@@ -33,8 +34,8 @@ def pid(i: int) -> str:
     return f"00000000-0000-0000-0000-{i:012d}"
 
 
-async def _raw(store: EdgeStore, point_id: str) -> dict:
-    records = await store._run(lambda: store._shard("memories").retrieve([point_id], True, False))
+async def _raw(store: EdgeStore, point_id: str, collection: str = "memories") -> dict:
+    records = await store._run(lambda: store._shard(collection).retrieve([point_id], True, False))
     return dict(records[0].payload)
 
 
@@ -111,5 +112,48 @@ async def test_a_shard_from_before_layouts_keeps_its_markers_until_compacted(tmp
     await store.open(4)
     try:
         assert await _agents(store) == ({pid(2)}, {pid(1)})
+    finally:
+        await store.close()
+
+
+CHECKPOINT = {
+    "kind": "checkpoint",
+    "thread_id": "t1",
+    "checkpoint_ns": "",
+    "checkpoint_id": "c2",
+    "parent_checkpoint_id": "c1",
+    "seq": 7,
+    "run_id": None,
+    "versions": [["count", "00000000000000000000000000000002.0.1"]],
+    "checkpoint": {"t": "msgpack", "b": "gqJpZKJjMg=="},
+    "metadata": {"t": "msgpack", "b": "gaRzdGVwAQ=="},
+    "tenant": "local",
+}
+
+
+async def test_a_checkpoint_is_written_as_few_values_and_an_older_one_reads_back_the_same(
+    tmp_path,
+):
+    """A checkpointed graph step writes several checkpoint points; the binding converts each
+    payload value on its own, so the values no filter reads travel as one string."""
+    store = EdgeStore(tmp_path / "s")
+    await store.open(4)
+    try:
+        await store.upsert("checkpoints", [StoredPoint(pid(1), dict(CHECKPOINT))])
+        raw = await _raw(store, pid(1), "checkpoints")
+        assert not {"versions", "checkpoint", "metadata", "parent_checkpoint_id"} & raw.keys()
+        assert DOC in raw
+
+        # as memhub wrote checkpoints before: every field as given, the parent as a facet
+        old = Layout(store._layout("checkpoints").keys | {"parent_checkpoint_id"})
+        point = qe.Point(pid(2), {}, stored({**CHECKPOINT, "checkpoint_id": "c3"}, old))
+        await store._run(store._update, "checkpoints", qe.UpdateOperation.upsert_points([point]))
+
+        back = {p.id: p.payload for p in await store.retrieve("checkpoints", [pid(1), pid(2)])}
+        assert back == {pid(1): CHECKPOINT, pid(2): {**CHECKPOINT, "checkpoint_id": "c3"}}
+        found, _ = await store.scroll(
+            "checkpoints", Where(must=(Match("thread_id", "t1"), Match("kind", "checkpoint")))
+        )
+        assert {p.id for p in found} == {pid(1), pid(2)}
     finally:
         await store.close()

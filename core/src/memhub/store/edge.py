@@ -13,13 +13,11 @@ triggers it, and ``close()`` finishes it.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import shutil
 import threading
 from collections.abc import AsyncIterator, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
@@ -36,6 +34,7 @@ from memhub.store._edge_codec import (
     to_point,
 )
 from memhub.store._lock import DirLock
+from memhub.store._serial import SerialWorker
 from memhub.store.base import (
     BM25,
     DENSE,
@@ -58,6 +57,7 @@ _OPENED_AT_START: tuple[Collection, ...] = ("memories", "meta")
 # the layout a new shard is written in; a shard keeps the one it was created with
 _KEYS: dict[str, Layout] = {name: Layout.of(spec) for name, spec in INDEXES.items()}
 _LAYOUT_FILE = "memhub_layout.json"
+_SHORT = 64  # points an upsert or retrieve may touch to run on the caller's thread
 # Qdrant Edge has no background optimizer: without optimize() every memory would stay in
 # the appendable segment (float vectors and every index in RAM, rebuilt on each open).
 # So every _OPTIMIZE_EVERY memories written the writer asks for it, and close() does too.
@@ -170,16 +170,15 @@ class EdgeStore:
         self._vector_size = 0
         self._unoptimized = 0  # memories written since the last optimize()
         self._bulk = 0  # open bulk() blocks: no indexing in passing while > 0
-        self._worker: ThreadPoolExecutor | None = None
+        self._worker = SerialWorker("memhub-edge")
         self.opened = 0
         """How many times this process opened the store; between two, another process may
         have written it (``memhub.records.Records.writes``)."""
 
-    async def _run(self, fn: Callable[..., T], *args: object) -> T:
-        """``fn(*args)`` on the store's worker thread (see the module docstring)."""
-        if self._worker is None:
-            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memhub-edge")
-        return await asyncio.get_running_loop().run_in_executor(self._worker, fn, *args)
+    async def _run(self, fn: Callable[..., T], *args: object, inline: bool = False) -> T:
+        """``fn(*args)`` on the store's worker thread (see the module docstring); ``inline``: a
+        short call, run here if the worker is idle (``SerialWorker``)."""
+        return await self._worker.run(fn, *args, inline=inline)
 
     # -- lifecycle ---------------------------------------------------------------
 
@@ -291,9 +290,7 @@ class EdgeStore:
 
     async def close(self) -> None:
         await self._run(self._close)
-        worker, self._worker = self._worker, None
-        if worker is not None:
-            worker.shutdown(wait=True)
+        self._worker.shutdown()
 
     def _close(self) -> None:
         path = self.path.resolve()
@@ -327,17 +324,18 @@ class EdgeStore:
         op = qe.UpdateOperation.upsert_points(
             [to_point(p, layout) for p in points], condition=to_edge_filter(only_if, layout)
         )
+        short = len(points) <= _SHORT
         if check is None:
-            await self._run(self._update, collection, op)
-        else:  # one trip to the worker for both: a hand-off costs more than a small write
-            await self._run(self._checked_update, collection, [p.id for p in points], check, op)
+            await self._run(self._update, collection, op, inline=short)
+        else:  # one call for both: a hand-off costs more than a small write
+            ids = [p.id for p in points]
+            await self._run(self._checked_update, collection, ids, check, op, inline=short)
         if collection == "memories":
             self._unoptimized += len(points)
             every = _BULK_OPTIMIZE_EVERY if self._bulk else _OPTIMIZE_EVERY
             if self._unoptimized >= every:
                 self._unoptimized = 0
                 # queued behind this write on the worker, not awaited by it
-                assert self._worker is not None
                 self._worker.submit(self._optimize)
 
     async def replace_payload(
@@ -406,7 +404,7 @@ class EdgeStore:
             records = self._shard(collection).retrieve(list(ids), with_payload, with_vectors)
             return [from_record(r, with_vectors) for r in records]
 
-        return await self._run(retrieve)
+        return await self._run(retrieve, inline=len(ids) <= _SHORT)
 
     async def scroll(
         self,

@@ -77,21 +77,18 @@ INDEXES: dict[Collection, IndexSpec] = {
     # LangGraph checkpointer (memhub-langgraph); payload only.
     # "tenant" is hot (its own index, not a facet): checkpoints written before they carried
     # one must still match IsEmpty("tenant") (memhub.records).
+    # Every value the binding converts costs microseconds on each step of a graph: what
+    # no filter reads is packed into one string.
     "checkpoints": IndexSpec(
-        keyword=(
-            "thread_id",
-            "checkpoint_ns",
-            "checkpoint_id",
-            "parent_checkpoint_id",
-            "kind",
-            "run_id",
-            "tenant",
-        ),
+        keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "kind", "run_id", "tenant"),
         integer=("seq",),
         hot=("tenant",),
+        packed=("parent_checkpoint_id", "versions", "checkpoint", "metadata")
+        + ("channel", "version", "value"),
     ),
     "checkpoint_writes": IndexSpec(
         keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "tenant"),
         hot=("tenant",),
+        packed=("task_path", "idx", "channel", "value"),
     ),
 }
