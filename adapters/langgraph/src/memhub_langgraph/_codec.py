@@ -25,6 +25,8 @@ from memhub.store.base import Match, Where
 _SPACE = uuid.UUID("0e7f7f54-5d0b-4a7e-8d1f-6a3c9b2e4f10")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 EMPTY = ("empty", b"")
+_SCALARS = (str, int, float, bool, type(None))
+_SHORT = 4096  # characters of a string value held in its checkpoint; longer: a blob
 
 
 @functools.lru_cache(maxsize=16384, typed=True)
@@ -35,9 +37,30 @@ def pid(*parts: Any) -> str:
 
 
 def blob_ids(payload: Mapping[str, Any]) -> set[str]:
-    """The point ids of the channel values a checkpoint payload refers to."""
+    """The point ids of the channel values a checkpoint payload refers to and does not hold."""
     thread_id, ns = payload["thread_id"], payload["checkpoint_ns"]
-    return {pid("blob", thread_id, ns, ch, v) for ch, v in payload["versions"]}
+    inline = payload.get("inline") or {}
+    return {pid("blob", thread_id, ns, ch, v) for ch, v in payload["versions"] if ch not in inline}
+
+
+def inline_values(
+    serde: SerializerProtocol, values: Mapping[str, Any], versions: Mapping[str, Any]
+) -> dict[str, dict[str, str] | None]:
+    """The channel values a checkpoint holds itself, as LangGraph's Postgres saver does:
+    scalars (short strings, numbers, booleans, ``None``), and ``None`` for a channel with a
+    version but no value. Each would otherwise be a point of its own, and a point costs more
+    to write than a field (``schema.INDEXES["checkpoints"]``). Lists, dicts and objects keep
+    a blob per version, shared by every checkpoint that still has it.
+    """
+    out: dict[str, dict[str, str] | None] = {}
+    for channel in versions:
+        if channel not in values:
+            out[channel] = None
+            continue
+        value = values[channel]
+        if type(value) in _SCALARS and not (isinstance(value, str) and len(value) > _SHORT):
+            out[channel] = enc(serde.dumps_typed(value))
+    return out
 
 
 def seq(checkpoint_id: str) -> int:
@@ -85,8 +108,11 @@ def build_tuple(
         payload["checkpoint_ns"],
         payload["checkpoint_id"],
     )
-    values = {}
+    inline = payload.get("inline") or {}
+    values = {ch: serde.loads_typed(dec(v)) for ch, v in inline.items() if v is not None}
     for ch, v in payload["versions"]:
+        if ch in inline:
+            continue
         blob = blobs.get(pid("blob", thread_id, ns, ch, v))
         if blob is not None and blob["value"]["t"] != "empty":
             values[ch] = serde.loads_typed(dec(blob["value"]))

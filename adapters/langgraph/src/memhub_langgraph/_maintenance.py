@@ -29,8 +29,12 @@ def delta_ancestors(
     while remaining and parent in by_id:
         ancestor = by_id[parent]
         kept.append(parent)
-        versions = dict(ancestor["versions"])
-        remaining = {ch for ch in remaining if (ch, versions.get(ch)) not in stored}
+        versions, inline = dict(ancestor["versions"]), ancestor.get("inline") or {}
+        remaining = {
+            ch
+            for ch in remaining
+            if (ch, versions.get(ch)) not in stored and inline.get(ch) is None
+        }
         parent = ancestor.get("parent_checkpoint_id")
     return kept
 
@@ -74,9 +78,7 @@ class Maintenance:
             live = await self._scan(
                 "checkpoints", codec.where(kind="checkpoint", thread_id=thread_id, checkpoint_ns=ns)
             )
-            used = {
-                codec.pid("blob", thread_id, ns, ch, v) for p in live for ch, v in p["versions"]
-            }
+            used = set().union(*map(codec.blob_ids, live))
             blobs = await self._scan(
                 "checkpoints", codec.where(kind="blob", thread_id=thread_id, checkpoint_ns=ns)
             )

@@ -262,8 +262,11 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         )
         stripped = dict(checkpoint)
         values = stripped.pop("channel_values", {})
+        inline = codec.inline_values(self.serde, values, checkpoint["channel_versions"])
         points: list[StoredPoint] = []
         for channel, version in new_versions.items():
+            if channel in inline:
+                continue
             typed = self.serde.dumps_typed(values[channel]) if channel in values else codec.EMPTY
             points.append(
                 StoredPoint(
@@ -291,6 +294,7 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             "versions": [[ch, str(v)] for ch, v in checkpoint["channel_versions"].items()],
             "checkpoint": codec.enc(self.serde.dumps_typed(stripped)),
             "metadata": codec.enc(self.serde.dumps_typed(meta)),
+            "inline": inline,
         }
         blobs = {p.id: p.payload for p in points}
         points.append(StoredPoint(codec.pid("checkpoint", thread_id, ns, checkpoint_id), payload))

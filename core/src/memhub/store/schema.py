@@ -83,7 +83,7 @@ INDEXES: dict[Collection, IndexSpec] = {
         keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "kind", "run_id", "tenant"),
         integer=("seq",),
         hot=("tenant",),
-        packed=("parent_checkpoint_id", "versions", "checkpoint", "metadata")
+        packed=("parent_checkpoint_id", "versions", "inline", "checkpoint", "metadata")
         + ("channel", "version", "value"),
     ),
     "checkpoint_writes": IndexSpec(
