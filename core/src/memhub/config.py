@@ -62,6 +62,12 @@ class Settings(BaseModel):
     jev_max_question_chars: int = Field(16000, gt=0)
     procedure_enabled: bool = True
     derived_context_limit: int = Field(0, ge=0)
+    max_messages_per_add: int = Field(
+        20,
+        ge=1,
+        description="most user and assistant messages in one add through the REST service, the "
+        "hub and MCP (RemoteClient splits a longer list; MemoryClient in process is not bound)",
+    )
 
     qdrant_url: str | None = Field(
         None, description="Qdrant server/cluster URL; unset = embedded Qdrant Edge"

@@ -36,14 +36,13 @@ from pydantic import TypeAdapter
 
 from memhub import _transfer, errors
 from memhub.client import MemoryClient
+from memhub.config import Settings
 from memhub.engine import jsonl, transfer
+from memhub.engine.messages import split_messages
 from memhub.engine.owner import Owner
 from memhub.errors import InvalidInputError, MemHubError
 from memhub.hub import HUB_FILE, Hub, connect_hub, read_hub
-from memhub.models import (
-    ExportResult,
-    ImportResult,
-)
+from memhub.models import ExportResult, ImportResult, WriteResult
 from memhub.progress import Progress
 from memhub.records import Records
 from memhub.scope import SCOPE_KEYS, Scope, check_id, checked, git_scope
@@ -112,6 +111,20 @@ def _message(message: Any) -> Any:
     if "role" in out:
         out["role"] = getattr(out["role"], "value", out["role"])
     return out
+
+
+def _joined(results: list[WriteResult]) -> WriteResult:
+    """One add's answer from the answers of its parts, in order."""
+    first = results[0]
+    return WriteResult(
+        memory_id=first.memory_id,
+        extracted_count=sum(r.extracted_count for r in results),
+        commit_passed=any(r.commit_passed for r in results),
+        decisions=[d for r in results for d in r.decisions],
+        scene="coding" if any(r.scene == "coding" for r in results) else first.scene,
+        procedure_ids=[i for r in results for i in r.procedure_ids],
+        raw_ids=[i for r in results for i in r.raw_ids],
+    )
 
 
 def _loopback(url: str) -> bool:
@@ -330,6 +343,7 @@ class RemoteClient:
             "trust_env": not _loopback(self.base_url),
         }
         self._http: httpx.AsyncClient | None = None
+        self._max_messages_per_add: int | None = None
         self.records = RemoteRecords(self)
         """The record API (:mod:`memhub.records`) over HTTP."""
 
@@ -363,6 +377,15 @@ class RemoteClient:
         if response.is_error:
             raise _error(response)
         return response.json()
+
+    async def _max_messages(self) -> int:
+        """The server's ``max_messages_per_add``, asked once (a server that does not say takes
+        the default)."""
+        if self._max_messages_per_add is None:
+            health = await self._request("GET", "/health")
+            default = Settings.model_fields["max_messages_per_add"].default
+            self._max_messages_per_add = int(health.get("max_messages_per_add") or default)
+        return self._max_messages_per_add
 
     async def _send(self, route: Route, arguments: dict[str, Any], scope: dict[str, Any]) -> Any:
         """One operation's request: its arguments by name, filled from the default scope."""
@@ -422,7 +445,22 @@ class RemoteClient:
     stats = over_http(MemoryClient.stats, "GET /v1/hmg/stats", scope="hmg")
     purge = over_http(MemoryClient.purge, "POST /v1/hmg/purge")
 
-    add = over_http(MemoryClient.add, "POST /v1/memories/", scope="user")
+    _add_request = over_http(MemoryClient.add, "POST /v1/memories/", scope="user")
+
+    @implemented(MemoryClient.add)
+    async def add(
+        self, content: str | None, messages: builtins.list[Any] | None, **arguments: Any
+    ) -> WriteResult:
+        """``POST /v1/memories/``; a conversation longer than the server takes in one add
+        (``max_messages_per_add`` on its ``/health``) goes as several, in order, with the same
+        scope and session. If one fails, the parts before it stay stored (messages with an
+        ``id`` are not stored twice when the add is sent again)."""
+        if not isinstance(messages, builtins.list | tuple) or not messages:
+            return await self._add_request(content, messages, **arguments)  # the server says why
+        parts = split_messages([_message(m) for m in messages], await self._max_messages())
+        results = [await self._add_request(None, part, **arguments) for part in parts]
+        return results[0] if len(results) == 1 else _joined(results)
+
     search = over_http(MemoryClient.search, "POST /v1/memories/search", scope="user")
     search_conversation = over_http(
         MemoryClient.search_conversation, "POST /v1/memories/search-conversation", scope="user"

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from memhub.errors import InvalidInputError
 from memhub.redact import redact, redact_value
 
 MAX_MESSAGES = 2000
 MAX_MESSAGE_CHARS = 100_000
+
+M = TypeVar("M")
 
 
 @dataclass
@@ -105,3 +108,75 @@ def normalize_messages(messages: Any) -> tuple[list[Turn], bool]:
             )
         )
     return turns, has_tools
+
+
+def is_turn(message: Any) -> bool:
+    """Whether ``add`` keeps ``message`` as a turn: a user or assistant message with text.
+
+    Only turns are embedded and read by the extractor; system and tool messages are not.
+    """
+    role = _field(message, "role")
+    if getattr(role, "value", role) not in ("user", "assistant"):
+        return False
+    try:
+        return bool(_text(_field(message, "content")).strip())
+    except InvalidInputError:
+        return True  # the add itself says what is wrong with it
+
+
+def too_many_messages(messages: Any, limit: int) -> str | None:
+    """Why a server door (REST, the hub, MCP) refuses an add of ``messages``, or ``None``.
+
+    Each turn of an add is embedded whole (up to e5's 512 tokens) and read by the
+    extractor, and so is each fact found in it: past ``Settings.max_messages_per_add``
+    turns one request would hold the server's shared embedder for seconds to minutes
+    (``bench/adversarial_bench.py``). System and tool messages do not count.
+    """
+    if not isinstance(messages, list | tuple):
+        return None
+    count = sum(map(is_turn, messages))
+    if count <= limit:
+        return None
+    return (
+        f"this add has {count} user and assistant messages; the limit is {limit} per request "
+        "(max_messages_per_add). Send the conversation as several adds of at most "
+        f"{limit} messages with the same session_id (the Python RemoteClient splits it for "
+        "you); load bulk history with `memhub capture` (agent transcripts) or `memhub import`."
+    )
+
+
+def split_messages(messages: Sequence[M], limit: int) -> list[list[M]]:
+    """Consecutive parts of ``messages`` with at most ``limit`` turns (``is_turn``) each.
+
+    A part ends before a user message where it can, so a question stays with its
+    answer and the tool calls between them; system and tool messages go with the turns
+    around them and never make a part of their own.
+
+    Example:
+        >>> turns = [{"role": r, "content": c} for r, c in
+        ...          [("user", "hi"), ("assistant", "hello"), ("user", "bye"), ("assistant", "ok")]]
+        >>> [len(part) for part in split_messages(turns, 3)]
+        [2, 2]
+    """
+    parts: list[list[M]] = []
+    current: list[M] = []
+    turns = 0
+    for message in messages:
+        turn = is_turn(message)
+        if turn and turns == limit:
+            first_turn = next(i for i, m in enumerate(current) if is_turn(m))
+            cut = max(
+                (i for i, m in enumerate(current) if i > first_turn and _role(m) == "user"),
+                default=len(current),
+            )
+            parts.append(current[:cut])
+            current = current[cut:]
+            turns = sum(map(is_turn, current))
+        current.append(message)
+        turns += turn
+    return [*parts, current] if current else parts
+
+
+def _role(message: Any) -> Any:
+    role = _field(message, "role")
+    return getattr(role, "value", role)

@@ -20,7 +20,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
-from memhub import MemHubError, MemoryClient
+from memhub import InvalidInputError, MemHubError, MemoryClient
+from memhub.engine.messages import too_many_messages
 from memhub.models import (
     ConversationResult,
     CorrectResult,
@@ -99,15 +100,26 @@ _SCOPE = [
 ]
 
 
+def _within_limits(client: MemoryClient, arguments: dict[str, Any]) -> None:
+    """An add of more turns than ``max_messages_per_add`` is refused, as by the REST service:
+    one tool call must not hold the embedder for minutes."""
+    limit = client.settings.max_messages_per_add
+    if problem := too_many_messages(arguments.get("messages"), limit):
+        raise InvalidInputError(problem)
+
+
 def _forwarded(
-    *, scoped: bool = False
+    *,
+    scoped: bool = False,
+    check: Callable[[MemoryClient, dict[str, Any]], None] | None = None,
 ) -> Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[CallToolResult]]]:
     """The tool runs the ``MemoryClient`` operation of its name with the arguments given.
 
     A tool declares only what a model reads: each parameter's type and description, and
-    its own docstring; ``scoped`` adds the HMG scope parameters. An argument left out
-    (``None``) takes the operation's default; ``tests/integrations/test_api_definition.py``
-    checks that every tool takes every parameter of its operation, with the same defaults.
+    its own docstring; ``scoped`` adds the HMG scope parameters; ``check`` may refuse the
+    arguments first. An argument left out (``None``) takes the operation's default;
+    ``tests/integrations/test_api_definition.py`` checks that every tool takes every
+    parameter of its operation, with the same defaults.
     """
 
     def forward(tool: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[CallToolResult]]:
@@ -116,7 +128,13 @@ def _forwarded(
         @functools.wraps(tool)
         async def run(self: MemoryTools, **arguments: Any) -> CallToolResult:
             given = {k: v for k, v in arguments.items() if v is not None}
-            return await self._run(lambda client: getattr(client, name)(**given))
+
+            async def call(client: MemoryClient) -> BaseModel:
+                if check is not None:
+                    check(client, given)
+                return await getattr(client, name)(**given)
+
+            return await self._run(call)
 
         if scoped:  # the MCP SDK reads a tool's parameters from inspect.signature
             signature = inspect.signature(tool, eval_str=True)
@@ -260,7 +278,7 @@ sealed.
 
     # -- MemHub: a user's conversational memory (user_id required) -------------------
 
-    @_forwarded()
+    @_forwarded(check=_within_limits)
     async def add(
         self,
         user_id: RequiredUserId,
@@ -288,7 +306,9 @@ sealed.
         result.decisions says ADD, NOOP, OVERRIDE (new version), SUPPLEMENT, ... per candidate.
         Coding sessions with tool calls also yield reusable procedures (task -> solution).
         Call it once at the end of a conversation (or every few turns) with the whole exchange,
-        not after every message. System messages are dropped and tool outputs never stored.
+        not after every message; at most 20 user/assistant messages per call by default (the
+        error names the server's limit): send a longer one as several calls with one session_id.
+        System messages are dropped and tool outputs never stored.
         Decisions about the current code project fit memorize better."""
 
     @_forwarded()

@@ -245,10 +245,12 @@ def create_app(
     app.add_middleware(BodyTimeout, seconds=body_timeout)
     app.add_middleware(HeadAsGet)
 
+    limit = service.settings.max_messages_per_add
+
     @app.get("/health", response_model=Health, tags=["service"])
     async def health() -> Health:
-        """Liveness; needs no key and says nothing about the data."""
-        return Health(version=_version())
+        """Liveness and the per-request limits; needs no key and says nothing about the data."""
+        return Health(version=_version(), max_messages_per_add=limit)
 
     app.include_router(
         memhub_router, prefix="/v1/memories", tags=["memories"], responses=errors.RESPONSES

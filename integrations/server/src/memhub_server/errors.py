@@ -70,7 +70,7 @@ _DESCRIPTIONS = {
     401: "missing or unknown API key",
     404: "no such memory for this tenant",
     409: "invalid transition, or a concurrent change (retry)",
-    413: "request body too large",
+    413: "request too large: its body, or the messages of one add (nothing was changed)",
     422: "request does not match the schema",
     502: "an LLM or embedding provider failed",
     503: "the store is unavailable",

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
+from starlette.exceptions import HTTPException
 
+from memhub.engine.messages import too_many_messages
 from memhub.models import ConversationResult, ForgetResult, MemoryItem, SearchResult, WriteResult
 from memhub_server.deps import Client, Service, Tenant
 from memhub_server.schemas import (
@@ -38,9 +40,16 @@ AppQuery = Annotated[Id | None, Query(description="only this app's memories; def
 
 @router.post("/", response_model=WriteResult, summary="add a statement or a conversation")
 async def add(body: AddRequest, svc: Service, tenant: Tenant) -> WriteResult:
-    """L0 raw records, extracted facts and profile items, reconciled with what is known."""
+    """L0 raw records, extracted facts and profile items, reconciled with what is known.
+
+    At most ``max_messages_per_add`` user and assistant messages (``/health`` says how
+    many; 20 by default): a longer conversation gets 413 and nothing is stored. Send it
+    as several adds with the same ``session_id``."""
+    arguments = body.arguments()
+    if problem := too_many_messages(arguments.get("messages"), svc.settings.max_messages_per_add):
+        raise HTTPException(413, problem)
     client = await svc.client(tenant)
-    return await client.add(**body.arguments())
+    return await client.add(**arguments)
 
 
 @router.post("/search", response_model=SearchResult, summary="search current memories, grouped")

@@ -270,3 +270,7 @@ class DeleteResult(BaseModel):
 class Health(BaseModel):
     status: Literal["ok"] = "ok"
     version: str
+    max_messages_per_add: int = Field(
+        description="most user and assistant messages one add takes (system and tool messages "
+        "do not count); send a longer conversation as several adds with the same session_id"
+    )
