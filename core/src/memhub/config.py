@@ -62,8 +62,11 @@ class Settings(BaseModel):
     jev_max_question_chars: int = Field(16000, gt=0)
     procedure_enabled: bool = True
     derived_context_limit: int = Field(0, ge=0)
+    # 12 chat turns of ~120 tokens each (English and Chinese), with the facts extracted from
+    # them, took 1.6-1.9 s (2.0 s of CPU) at load ~3.4 on 2 cores; 20 took 2.3-3.5 s
+    # (bench/adversarial_bench.py). A server door must stay under 3 s per request.
     max_messages_per_add: int = Field(
-        20,
+        12,
         ge=1,
         description="most user and assistant messages in one add through the REST service, the "
         "hub and MCP (RemoteClient splits a longer list; MemoryClient in process is not bound)",

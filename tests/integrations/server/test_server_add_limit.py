@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from memhub import Settings
+from memhub.engine.messages import MAX_MESSAGES
 from memhub.remote import RemoteClient
 from memhub.scope import Scope
 from memhub.testing import HashEmbedder
@@ -63,6 +64,15 @@ def test_an_add_over_the_limit_is_refused_with_the_limit_and_stores_nothing(rest
         "/v1/memories/conversation", json={"user_id": uid, "session_id": "s"}, headers=auth
     )
     assert turns.json()["turns"] == []
+
+
+def test_an_add_past_what_any_request_takes_says_what_to_do(rest, uid):
+    http, auth = rest
+    said = [{"role": "user", "content": f"{i}"} for i in range(MAX_MESSAGES + 1)]
+    response = http.post("/v1/memories/", json={"user_id": uid, "messages": said}, headers=auth)
+    assert response.status_code == 422
+    message = response.json()["error"]["message"]
+    assert f"one add takes at most {MAX_MESSAGES}" in message and "session_id" in message
 
 
 def test_an_add_at_the_limit_is_taken_and_system_and_tool_messages_do_not_count(rest, uid):

@@ -306,7 +306,7 @@ sealed.
         result.decisions says ADD, NOOP, OVERRIDE (new version), SUPPLEMENT, ... per candidate.
         Coding sessions with tool calls also yield reusable procedures (task -> solution).
         Call it once at the end of a conversation (or every few turns) with the whole exchange,
-        not after every message; at most 20 user/assistant messages per call by default (the
+        not after every message; at most 12 user/assistant messages per call by default (the
         error names the server's limit): send a longer one as several calls with one session_id.
         System messages are dropped and tool outputs never stored.
         Decisions about the current code project fit memorize better."""

@@ -43,7 +43,7 @@ async def add(body: AddRequest, svc: Service, tenant: Tenant) -> WriteResult:
     """L0 raw records, extracted facts and profile items, reconciled with what is known.
 
     At most ``max_messages_per_add`` user and assistant messages (``/health`` says how
-    many; 20 by default): a longer conversation gets 413 and nothing is stored. Send it
+    many; 12 by default): a longer conversation gets 413 and nothing is stored. Send it
     as several adds with the same ``session_id``."""
     arguments = body.arguments()
     if problem := too_many_messages(arguments.get("messages"), svc.settings.max_messages_per_add):

@@ -10,7 +10,14 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 from memhub.engine.hmg import MAX_CONTENT
 from memhub.engine.messages import MAX_MESSAGE_CHARS, MAX_MESSAGES
@@ -207,6 +214,17 @@ class AddRequest(Body):
     occurred_at: Annotated[str, StringConstraints(max_length=64)] | None = Field(
         None, description="when it happened (ISO 8601), if not now"
     )
+
+    @field_validator("messages", mode="before")
+    @classmethod
+    def _not_too_many(cls, value: Any) -> Any:
+        if isinstance(value, list) and len(value) > MAX_MESSAGES:
+            raise ValueError(
+                f"{len(value)} messages; one add takes at most {MAX_MESSAGES}, of which at most "
+                "max_messages_per_add (see /health) user and assistant messages. Send the "
+                "conversation as several adds with the same session_id"
+            )
+        return value
 
     @model_validator(mode="after")
     def _one_source(self) -> AddRequest:
