@@ -46,11 +46,9 @@ def rest(fresh_store) -> Iterator[tuple[TestClient, dict[str, str]]]:
 
 def test_an_add_over_the_limit_is_refused_with_the_limit_and_stores_nothing(rest, uid):
     http, auth = rest
-    response = http.post(
-        "/v1/memories/",
-        json={"user_id": uid, "session_id": "s", "messages": _turns(LIMIT + 1)},
-        headers=auth,
-    )
+    body = {"user_id": uid, "session_id": "s", "messages": _turns(LIMIT + 1)}
+    assert http.post("/v1/memories/", json=body).status_code == 401  # the key comes first
+    response = http.post("/v1/memories/", json=body, headers=auth)
     assert response.status_code == 413
     error = response.json()["error"]
     assert error["code"] == "payload_too_large"
@@ -68,7 +66,10 @@ def test_an_add_over_the_limit_is_refused_with_the_limit_and_stores_nothing(rest
 
 def test_an_add_past_what_any_request_takes_says_what_to_do(rest, uid):
     http, auth = rest
-    said = [{"role": "user", "content": f"{i}"} for i in range(MAX_MESSAGES + 1)]
+    said = [
+        {"role": "user", "content": "把测试跑一遍"},
+        *({"role": "tool", "tool_call_id": f"c{i}", "content": "ok"} for i in range(MAX_MESSAGES)),
+    ]
     response = http.post("/v1/memories/", json={"user_id": uid, "messages": said}, headers=auth)
     assert response.status_code == 422
     message = response.json()["error"]["message"]
