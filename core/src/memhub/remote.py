@@ -19,6 +19,7 @@ The local hub's announcement (``HUB_FILE``, ``read_hub``, ``connect_hub``) lives
 from __future__ import annotations
 
 import builtins
+import contextlib
 import functools
 import inspect
 import ipaddress
@@ -40,7 +41,7 @@ from memhub.config import Settings
 from memhub.engine import jsonl, transfer
 from memhub.engine.messages import split_messages
 from memhub.engine.owner import Owner
-from memhub.errors import InvalidInputError, MemHubError
+from memhub.errors import InvalidInputError, MemHubError, NotFoundError, UsageError
 from memhub.hub import HUB_FILE, Hub, connect_hub, read_hub
 from memhub.models import ExportResult, ImportResult, WriteResult
 from memhub.progress import Progress
@@ -301,6 +302,14 @@ class RemoteRecords:
     delete = over_records(Records.delete)
     search = over_records(Records.search, _hits)
 
+    @property
+    def tenant(self) -> str:
+        """The tenant of the client's key, learned by ``RemoteClient.open()``."""
+        tenant = self._client._tenant
+        if tenant is None:
+            raise UsageError("open the RemoteClient first: its key's tenant is not known yet")
+        return tenant
+
     def writes(self, collection: Collection) -> None:
         """Always ``None``: other clients of the server write its records too."""
         return None
@@ -346,10 +355,14 @@ class RemoteClient:
         self._max_messages_per_add: int | None = None
         self.records = RemoteRecords(self)
         """The record API (:mod:`memhub.records`) over HTTP."""
+        self._tenant: str | None = None
 
     async def open(self) -> RemoteClient:
-        """Check that the server answers (done on first use; call it to surface errors early)."""
+        """Check that the server answers and takes the key, and learn the key's tenant
+        (``records.tenant``); calls made without it open nothing."""
         await self._request("GET", "/health")
+        with contextlib.suppress(NotFoundError):  # a server from before: records.tenant unknown
+            self._tenant = (await self._request("GET", "/v1/records/tenant"))["tenant"]
         return self
 
     async def aclose(self) -> None:

@@ -178,10 +178,14 @@ async def test_a_wrong_key_is_an_unauthorized_memhub_error(fresh_store, make_ser
     keys.create("tenant-a")
     service = make_service(fresh_store)
     transport = httpx.ASGITransport(app=create_app(service=service, auth=keys))
-    async with RemoteClient("http://memhub.test", "mh_wrong", transport=transport) as client:
-        with pytest.raises(MemHubError) as caught:
-            await client.stats()
+    client = RemoteClient("http://memhub.test", "mh_wrong", transport=transport)
+    with pytest.raises(MemHubError) as caught:
+        await client.stats()
     assert caught.value.code == "unauthorized" and caught.value.status_code == 401
+    with pytest.raises(MemHubError) as caught:  # opening checks the key too
+        await client.open()
+    assert caught.value.code == "unauthorized"
+    await client.aclose()
     await service.close()
 
 

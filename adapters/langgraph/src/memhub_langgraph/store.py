@@ -107,7 +107,7 @@ class MemHubStore(BaseStore):
         self._fields = it.tokenized_fields(fields)
         self.ttl_config = ttl
         self._scope = scope or it.no_scope
-        self._tenant = self.client.scope.tenant
+        self._tenant = ""  # the client's records' tenant, read once the client is open
         self._app_id = self.client.scope.app_id
         self._sweeper: concurrent.futures.Future | None = None
         self._runner = LoopRunner("memhub-langgraph-store", "MemHubStore", self.client)
@@ -121,6 +121,8 @@ class MemHubStore(BaseStore):
         )
         try:
             self._runner.run(self.client.open(), "open")
+            # over HTTP the key decides the tenant, not the client's default scope
+            self._tenant = self.client.records.tenant
             if self._vectors is not None:
                 self._runner.run(self._vectors.recover(), "open")
         except BaseException:

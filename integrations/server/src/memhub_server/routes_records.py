@@ -64,6 +64,12 @@ class SearchRequest(BaseModel):
     limit: int = Field(10, ge=1, le=_MAX)
 
 
+@router.get("/tenant", summary="the tenant the key writes records in")
+async def tenant(client: Client) -> dict[str, str]:
+    """Adapters put it in the ids they derive (``MemHubStore``'s item ids), as they do locally."""
+    return {"tenant": client.records.tenant}
+
+
 @router.post("/get", summary="records by id")
 async def get(body: GetRequest, client: Client) -> list[dict[str, Any]]:
     found = await client.records.get(body.collection, body.ids, with_vectors=body.with_vectors)
