@@ -9,7 +9,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from memhub import Settings
+from memhub import MemoryClient, Settings
 from memhub.engine.messages import MAX_MESSAGES
 from memhub.remote import RemoteClient
 from memhub.scope import Scope
@@ -120,3 +120,19 @@ async def test_remote_client_sends_tool_calls_with_the_turns_around_them(remote)
     session = await remote.conversation(user_id="bob", session_id="chat-2")
     assert [t.content for t in session.turns] == ["把测试跑一遍", *(m["content"] for m in later)]
     assert len(written.raw_ids) == LIMIT + 2
+
+
+@pytest.mark.enable_socket
+@pytest.mark.network
+async def test_memory_client_through_the_hub_adds_a_conversation_longer_than_one_request(
+    hub, fresh_store
+):
+    limit = Settings().max_messages_per_add
+    said = _turns(2 * limit + 1)
+    async with MemoryClient(
+        storage_dir=fresh_store, embed=HashEmbedder(), cwd=fresh_store.parent
+    ) as client:
+        written = await client.add(messages=said, user_id="dana", session_id="chat-3")
+        session = await client.conversation(user_id="dana", session_id="chat-3")
+    assert [t.content for t in session.turns] == [m["content"] for m in said]
+    assert [t.id for t in session.turns] == written.raw_ids
