@@ -13,9 +13,11 @@ from itertools import product
 import pytest
 
 from memhub import MemoryClient
+from memhub.engine import access
 from memhub.engine.access import ACCESS_KEY
 from memhub.engine.core import _META_ID, SCHEMA_VERSION
 from memhub.engine.filters import visible
+from memhub.engine.payload import as_stored
 from memhub.engine.records import new_payload
 from memhub.ids import new_id, to_point_id
 from memhub.scope import ANY, Scope
@@ -103,7 +105,38 @@ async def _ids(store, where) -> set[str]:
     return {p.payload["id"] for p in points}
 
 
-async def test_visible_selects_exactly_what_the_explicit_conditions_select(tmp_path):
+def _four_keys(payload: dict) -> list[str]:
+    """The keys a memory stored before unbound memories stored two: its app or any app,
+    times its exact binding or any binding."""
+    stored = as_stored(payload)
+    exact = access._binding([stored.get(k) or "" for k in access.BINDING_KEYS])
+    return [
+        access._key(
+            payload.get("tenant", ""),
+            payload.get("user_id") or "",
+            app,
+            payload.get("status", ""),
+            payload.get("exposure", ""),
+            payload.get("layer", ""),
+            binding,
+        )
+        for app in (payload.get("app_id") or "", access._ANY)
+        for binding in (exact, access._ANY)
+    ]
+
+
+def test_an_unbound_memory_stores_two_access_keys_a_bound_one_four():
+    unbound = new_payload(new_id(), "text", layer="fact", scope=Scope(user_id="u1"))
+    bound = new_payload(
+        new_id(), "text", layer="fact", scope=Scope(user_id="u1", repository="acme/api")
+    )
+    assert len(access.access_keys(unbound)) == 2
+    assert set(access.access_keys(unbound)) < set(_four_keys(unbound))
+    assert access.access_keys(bound) == _four_keys(bound)
+
+
+@pytest.mark.parametrize("written", ["today", "with four keys each"])
+async def test_visible_selects_exactly_what_the_explicit_conditions_select(tmp_path, written):
     rng = random.Random(42)
     async with MemoryClient(
         storage_dir=tmp_path / "store", embed=HashEmbedder(), cwd=tmp_path
@@ -111,6 +144,13 @@ async def test_visible_selects_exactly_what_the_explicit_conditions_select(tmp_p
         engine = client.engine
         payloads = _memories(rng, 600)
         await engine.insert(payloads, [None] * len(payloads))
+        if written != "today":  # as a store written before keeps them
+            points = await engine.store.retrieve(
+                "memories", [to_point_id(p["id"]) for p in payloads]
+            )
+            for point in points:
+                point.payload[ACCESS_KEY] = _four_keys(point.payload)
+            await engine.store.upsert("memories", points)
         compared = nonempty = 0
         for scope, layers, statuses, app_ids in _read_scopes(rng, 300):
             expected = await _ids(engine.store, _explicit(scope, layers, statuses, app_ids))

@@ -3,12 +3,19 @@ the same payload read back, the same filters answered, in old shards too."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import orjson
 import pytest
 import qdrant_edge as qe
 
-from memhub.store.base import IsEmpty, Match, StoredPoint, Where
+from memhub.store import edge
+from memhub.store.base import IsEmpty, Match, MatchAny, StoredPoint, Where
 from memhub.store.edge import EdgeStore
-from memhub.store.facets import DOC, FACETS, Layout, empty, present, stored
+from memhub.store.facets import DOC, FACETS, Layout, empty, present, stored, token, word
+from memhub.store.schema import INDEXES
 
 MEMORY = {
     "id": "01HK0000000000000000000000",
@@ -30,8 +37,18 @@ MEMORY = {
 }
 
 
+PREVIOUS = {name: Layout.of(spec, in_doc=False, text=False) for name, spec in INDEXES.items()}
+
+
 def pid(i: int) -> str:
     return f"00000000-0000-0000-0000-{i:012d}"
+
+
+def _has(raw: dict, facet: str) -> bool:
+    """Whether a stored payload holds ``facet``: in a list of tokens, or as a word of the
+    one string of their hashes (``Layout.text``)."""
+    tokens = raw[FACETS]
+    return facet in tokens if isinstance(tokens, list) else word(facet) in tokens.split()
 
 
 async def _raw(store: EdgeStore, point_id: str, collection: str = "memories") -> dict:
@@ -54,9 +71,9 @@ async def test_a_payload_reads_back_as_written_from_fewer_stored_values(tmp_path
         # the keys no filter names are one JSON string
         assert not {"content", "version", "procedure"} & raw.keys() and DOC in raw
         # a key most memories lack is marked when it holds a value, not when empty
-        assert present("ns_prefixes") in raw[FACETS]
-        assert empty("agent_id") not in raw[FACETS] and present("agent_id") not in raw[FACETS]
-        assert empty("session_id") in raw[FACETS]  # not one of them: marked when empty
+        assert _has(raw, present("ns_prefixes"))
+        assert not _has(raw, empty("agent_id")) and not _has(raw, present("agent_id"))
+        assert _has(raw, empty("session_id"))  # not one of them: marked when empty
 
         await store.replace_payload("memories", pid(1), {**MEMORY, "agent_id": "bot"})
         (back,) = await store.retrieve("memories", [pid(1)])
@@ -85,10 +102,22 @@ async def _agents(store: EdgeStore) -> tuple[set[str], set[str]]:
     return first, second
 
 
-async def test_a_shard_from_before_layouts_keeps_its_markers_until_compacted(tmp_path):
-    store = EdgeStore(tmp_path / "s")
-    await store.open(4)
-    await store.close()
+async def _made_in(
+    layouts: dict[str, Layout], path: Path, monkeypatch, points: list[StoredPoint] = ()
+) -> None:
+    """A store created (not copied from the tests' template) by a memhub whose layouts
+    were ``layouts``, holding ``points``."""
+    path.mkdir()
+    with monkeypatch.context() as previous:
+        previous.setattr(edge, "_KEYS", layouts)
+        store = EdgeStore(path)
+        await store.open(4)
+        await store.upsert("memories", list(points))
+        await store.close()
+
+
+async def test_a_shard_from_before_layouts_keeps_its_markers_until_compacted(tmp_path, monkeypatch):
+    await _made_in(PREVIOUS, tmp_path / "s", monkeypatch)
     (tmp_path / "s" / "memories" / "memhub_layout.json").unlink()  # as an older memhub left it
 
     store = EdgeStore(tmp_path / "s")
@@ -99,12 +128,12 @@ async def test_a_shard_from_before_layouts_keeps_its_markers_until_compacted(tmp
             StoredPoint(pid(2), {"user_id": "u"}, [0, 1.0, 0, 0]),
         ]
         await store.upsert("memories", points)
-        assert empty("agent_id") in (await _raw(store, pid(2)))[FACETS]  # its own layout
+        assert _has((await _raw(store, pid(2))), empty("agent_id"))  # its own layout
         assert await _agents(store) == ({pid(2)}, {pid(1)})
 
         await store.compact()
-        assert empty("agent_id") not in (await _raw(store, pid(2)))[FACETS]
-        assert present("agent_id") in (await _raw(store, pid(1)))[FACETS]
+        assert not _has(await _raw(store, pid(2)), empty("agent_id"))
+        assert _has((await _raw(store, pid(1))), present("agent_id"))
         assert await _agents(store) == ({pid(2)}, {pid(1)})
     finally:
         await store.close()
@@ -145,7 +174,8 @@ async def test_a_checkpoint_is_written_as_few_values_and_an_older_one_reads_back
         assert DOC in raw
 
         # as memhub wrote checkpoints before: every field as given, the parent as a facet
-        old = Layout(store._layout("checkpoints").keys | {"parent_checkpoint_id"})
+        layout = store._layout("checkpoints")
+        old = replace(layout, keys=layout.keys | {"parent_checkpoint_id"})
         point = qe.Point(pid(2), {}, stored({**CHECKPOINT, "checkpoint_id": "c3"}, old))
         await store._run(store._update, "checkpoints", qe.UpdateOperation.upsert_points([point]))
 
@@ -155,5 +185,92 @@ async def test_a_checkpoint_is_written_as_few_values_and_an_older_one_reads_back
             "checkpoints", Where(must=(Match("thread_id", "t1"), Match("kind", "checkpoint")))
         )
         assert {p.id for p in found} == {pid(1), pid(2)}
+    finally:
+        await store.close()
+
+
+async def test_facet_values_are_kept_in_the_doc_and_their_tokens_are_one_string(tmp_path):
+    store = EdgeStore(tmp_path / "s")
+    await store.open(4)
+    try:
+        await store.upsert("memories", [StoredPoint(pid(1), dict(MEMORY), [1.0, 0, 0, 0])])
+        raw = await _raw(store, pid(1))
+        doc = orjson.loads(raw[DOC])
+        assert doc["layer"] == "fact" and doc["tenant"] == "local" and doc["app_id"] == ""
+        assert _has(raw, token("layer", "fact"))  # still filtered through its token
+        assert isinstance(raw[FACETS], str)  # one value to convert, not one per token
+        (back,) = await store.retrieve("memories", [pid(1)])
+        assert back.payload == MEMORY
+        assert await store.count("memories", Where(must=(Match("layer", "fact"),))) == 1
+    finally:
+        await store.close()
+
+
+POINTS = [
+    StoredPoint(pid(1), dict(MEMORY), [1.0, 0, 0, 0]),
+    StoredPoint(pid(2), {**MEMORY, "id": "b", "layer": "raw", "agent_id": "bot"}, [0, 1.0, 0, 0]),
+    StoredPoint(pid(3), {**MEMORY, "id": "c", "status": "superseded", "session_id": "s"}),
+]
+FILTERS = [
+    Where(must=(Match("layer", "fact"),)),
+    Where(must=(MatchAny("layer", ("raw", "profile")),)),
+    Where(must=(Match("status", "active"), IsEmpty("agent_id"))),
+    Where(must_not=(IsEmpty("agent_id"),)),
+    Where(must=(IsEmpty("session_id"),)),
+    Where(should=(Match("session_id", "s"), Match("agent_id", "bot"))),
+    Where(must=(Match("app_id", ""), Match("ns_prefixes", "a"))),
+]
+
+
+async def _answers(store: EdgeStore) -> list:
+    found = [
+        sorted(p.id for p in (await store.scroll("memories", f, limit=10))[0]) for f in FILTERS
+    ]
+    return [*found, await store.facet("memories", "layer"), await store.facet("memories", "status")]
+
+
+async def test_a_shard_in_the_previous_layout_reads_back_alike(tmp_path, monkeypatch):
+    """A shard written before ``Layout.in_doc`` and ``Layout.text`` (values in their tokens,
+    a list of tokens under a keyword index): the same payloads, filters and counts, before
+    and after ``compact()`` brings it to today's layout."""
+    await _made_in(PREVIOUS, tmp_path / "s", monkeypatch, POINTS)
+    recorded = tmp_path / "s" / "memories" / "memhub_layout.json"
+    present = json.loads(recorded.read_text())["present"]
+    recorded.write_text(json.dumps({"present": present}))  # as the previous memhub wrote it
+
+    store = EdgeStore(tmp_path / "s")
+    await store.open(4)
+    try:
+        raw = await _raw(store, pid(1))
+        assert "layer" not in orjson.loads(raw[DOC]) and token("layer", "fact") in raw[FACETS]
+        assert await store.retrieve("memories", [p.id for p in POINTS]) == POINTS_READ
+        before = await _answers(store)
+        assert before[:3] == [[pid(1), pid(3)], [pid(2)], [pid(1)]]
+
+        await store.compact()
+        raw = await _raw(store, pid(1))
+        assert orjson.loads(raw[DOC])["layer"] == "fact" and isinstance(raw[FACETS], str)
+        assert await store.retrieve("memories", [p.id for p in POINTS]) == POINTS_READ
+        assert await _answers(store) == before
+    finally:
+        await store.close()
+
+
+POINTS_READ = [StoredPoint(p.id, p.payload) for p in POINTS]
+
+
+async def test_a_new_memories_shard_builds_five_indexes_and_rev_still_filters(tmp_path):
+    """Each index is a pass over every payload when a segment is built: ``rev``, filtered
+    only by conditional writes that name their point, has none."""
+    store = EdgeStore(tmp_path / "s")
+    await store.open(4)
+    try:
+        schema = await store._run(lambda: store._shard("memories").info().payload_schema)
+        assert set(schema) == {"ak", "user_id", FACETS, "created_at", "expires_at"}
+        await store.upsert("memories", [StoredPoint(pid(1), dict(MEMORY), [1.0, 0, 0, 0])])
+        stale = StoredPoint(pid(1), {**MEMORY, "rev": 4}, [1.0, 0, 0, 0])
+        await store.upsert("memories", [stale], only_if=Where(must=(Match("rev", 2),)))
+        assert (await store.retrieve("memories", [pid(1)]))[0].payload["rev"] == 3
+        assert await store.count("memories", Where(must=(Match("rev", 3),))) == 1
     finally:
         await store.close()

@@ -8,9 +8,14 @@ condition; bench/README.md). So every memory also stores
 ``ak``, a few short hashes of those fields, and a read asks for one ``MatchAny``
 over the combinations it accepts: one condition, checked with one lookup.
 
-Each memory stores four keys: its own app or any app, times its exact checkout
-binding or any binding. A read whose binding has a wildcard (``ANY``) for only
-some of the three keys uses the any-binding key plus explicit conditions.
+Each memory stores its own app or any app, times its exact checkout binding or any
+binding. A read whose binding has a wildcard (``ANY``) for only some of the three
+keys uses the any-binding key plus explicit conditions. A memory bound to no
+checkout (most of them) stores no any-binding key: its exact key says as much,
+and a read over any binding asks for the unbound key as well. So it stores two
+keys, not four: each key is a value the store converts and indexes on every
+write (an import's writes, bench/README.md). A memory written with four keys
+before is found the same way.
 
 ``ak`` is derived from the payload alone and recomputed on every write
 (``Engine.insert``/``update``), so it can never disagree with the fields.
@@ -47,16 +52,20 @@ def _binding(values: Sequence[str]) -> str:
     return "\x1e".join(values)
 
 
+_UNBOUND = _binding(("",) * len(BINDING_KEYS))
+
+
 def access_keys(payload: Memory) -> list[str]:
     """The keys stored on a memory (see the module docstring)."""
     base = (payload.get("tenant", ""), payload.get("user_id") or "")
     state = (payload.get("status", ""), payload.get("exposure", ""), payload.get("layer", ""))
     stored = as_stored(payload)
     exact = _binding([stored.get(k) or "" for k in BINDING_KEYS])
+    bindings = (exact,) if exact == _UNBOUND else (exact, _ANY)
     return [
         _key(*base, app, *state, binding)
         for app in (payload.get("app_id") or "", _ANY)
-        for binding in (exact, _ANY)
+        for binding in bindings
     ]
 
 
@@ -76,7 +85,8 @@ def read_keys(
             ``""`` for "not bound"; ``None`` for any binding.
     """
     app_parts = list(apps) if apps is not None else [_ANY]
-    binding_parts = [_binding(b) for b in bindings] if bindings is not None else [_ANY]
+    # any binding: the bound memories' any-binding key, and the unbound ones' own key
+    binding_parts = [_binding(b) for b in bindings] if bindings is not None else [_ANY, _UNBOUND]
     return [
         _key(tenant, user or "", app, status, "visible", layer, binding)
         for app, status, layer, binding in product(app_parts, statuses, layers, binding_parts)

@@ -62,17 +62,25 @@ def _facet_condition(
     (a float) is stored as its own field, so the field answers for it."""
     if isinstance(c, IsEmpty):
         if c.key in layout.present:
-            marked = qe.FieldCondition(facets.FACETS, match=qe.MatchValue(facets.present(c.key)))
-            return qe.Filter(must_not=[marked])
-        return qe.FieldCondition(facets.FACETS, match=qe.MatchValue(facets.empty(c.key)))
+            return qe.Filter(must_not=[_has(layout, [facets.present(c.key)])])
+        return _has(layout, [facets.empty(c.key)])
     values = (c.value,) if isinstance(c, Match) else c.values
     found = [facets.token(c.key, v) for v in values]
     tokens = [t for t in found if t is not None]
     if len(tokens) < len(found):
         return None
-    return qe.FieldCondition(
-        facets.FACETS, match=qe.MatchAny(tokens) if len(tokens) > 1 else qe.MatchValue(tokens[0])
-    )
+    return _has(layout, tokens)
+
+
+def _has(layout: Layout, tokens: list[str]) -> qe.FieldCondition:
+    """A point whose ``_facets`` holds one of ``tokens``."""
+    match: qe.MatchValue | qe.MatchAny | qe.MatchText | qe.MatchTextAny
+    if layout.text:
+        words = [facets.word(t) for t in tokens]
+        match = qe.MatchText(words[0]) if len(words) == 1 else qe.MatchTextAny(" ".join(words))
+    else:
+        match = qe.MatchValue(tokens[0]) if len(tokens) == 1 else qe.MatchAny(tokens)
+    return qe.FieldCondition(facets.FACETS, match=match)
 
 
 def to_edge_filter(where: Where | None, layout: Layout | None = None) -> qe.Filter | None:
@@ -92,6 +100,13 @@ def fusion(k: int, weights: tuple[float, float] | None, sources: int) -> qe.Fusi
     rrf = qe.Fusion.Rrf(k=k, weights=list(weights[:sources])) if weights else qe.Fusion.Rrf(k=k)
     # the stub nests Rrf in Fusion without declaring it a subclass, as the binding does
     return rrf  # type: ignore[return-value]
+
+
+def payload_selector(layout: Layout) -> bool | qe.PayloadSelector:
+    """What a read of a collection written in ``layout`` asks for: the payload without
+    what ``facets.restore`` does not need (``Layout.selector``)."""
+    left_out = layout.selector
+    return qe.PayloadSelector.Exclude(left_out) if left_out else True
 
 
 def point_id(pid: qe.PointId) -> str:

@@ -17,6 +17,7 @@ import contextlib
 import json
 import shutil
 import threading
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -29,6 +30,7 @@ from memhub.store._edge_codec import (
     edge_filter,
     from_record,
     fusion,
+    payload_selector,
     point_id,
     to_edge_filter,
     to_point,
@@ -104,10 +106,13 @@ def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
     return qe.EdgeConfig(sparse_vectors={_PAYLOAD_ONLY: qe.EdgeSparseVectorParams()})
 
 
-def _create_indexes(shard: qe.EdgeShard, spec: IndexSpec, existing: set[str]) -> None:
+def _create_indexes(
+    shard: qe.EdgeShard, spec: IndexSpec, existing: set[str], layout: Layout
+) -> None:
     """The hot keys and the tenant key each their own index; every other keyword or bool
-    key through ``_facets``; integer and datetime keys their own range index. ``existing``:
-    the keys the shard has an index for already.
+    key through ``_facets`` (a keyword index, or a text index of whitespace-separated words
+    in a ``Layout.text`` shard); integer and datetime keys their own range index.
+    ``existing``: the keys the shard has an index for already.
 
     The tenant index orders the optimized segment by user (hybrid query at 100k: 1.7 ->
     1.45 ms, bench/README.md). All are on disk (mmap): an in-RAM keyword index is rebuilt
@@ -119,6 +124,10 @@ def _create_indexes(shard: qe.EdgeShard, spec: IndexSpec, existing: set[str]) ->
         wanted[spec.tenant] = qe.KeywordIndexParams(is_tenant=True, memory=qe.Memory.Cold)
     if facets.facet_keys(spec):
         wanted[facets.FACETS] = on_disk
+        if layout.text:
+            wanted[facets.FACETS] = qe.TextIndexParams(
+                tokenizer=qe.TokenizerType.Whitespace, lowercase=False, memory=qe.Memory.Cold
+            )
     wanted.update(
         {
             key: qe.IntegerIndexParams(lookup=True, range=True, memory=qe.Memory.Cold)
@@ -219,18 +228,24 @@ class EdgeStore:
             folder = self.path / name
             if (folder / _LAYOUT_FILE).exists():
                 recorded = json.loads((folder / _LAYOUT_FILE).read_text())
-                layout = Layout.of(INDEXES[name], recorded["present"])
+                in_doc, text = recorded.get("in_doc", False), recorded.get("text", False)
+                layout = Layout.of(INDEXES[name], recorded["present"], in_doc, text)
             elif (folder / "edge_config.json").exists():
-                layout = Layout.of(INDEXES[name], ())
+                layout = Layout.of(INDEXES[name], (), in_doc=False, text=False)
             else:
                 layout = _KEYS[name]
             self._layouts[name] = layout
         return layout
 
+    def _payload(self, name: Collection) -> bool | qe.PayloadSelector:
+        """What a read of ``name`` asks for (``facets.Layout.selector``)."""
+        return payload_selector(self._layout(name))
+
     def _create(self, name: Collection, folder: Path) -> qe.EdgeShard:
         """A new shard in today's layout, recorded before the shard exists (see ``_layout``)."""
         folder.mkdir(parents=True, exist_ok=True)
-        recorded = {"present": sorted(_KEYS[name].present)}
+        layout = _KEYS[name]
+        recorded = {"present": sorted(layout.present), "in_doc": layout.in_doc, "text": layout.text}
         part = folder / (_LAYOUT_FILE + ".part")  # whole or absent: _layout may read it now
         part.write_text(json.dumps(recorded))
         part.replace(folder / _LAYOUT_FILE)
@@ -255,7 +270,7 @@ class EdgeStore:
         except Exception as err:  # the binding raises bare Exception
             raise MemHubError(f"cannot open the {name} store at {folder}: {err}") from err
         existing = set(shard.info().payload_schema)
-        _create_indexes(shard, INDEXES[name], existing)
+        _create_indexes(shard, INDEXES[name], existing, self._layout(name))
         _upgrade_to_facets(shard, self._layout(name), existing)
         return shard
 
@@ -366,7 +381,8 @@ class EdgeStore:
         op: qe.UpdateOperation,
     ) -> None:
         shard = self._shard(collection)
-        check([from_record(r, False) for r in shard.retrieve(list(ids), True, False)])
+        found = shard.retrieve(list(ids), self._payload(collection), False)
+        check([from_record(r, False) for r in found])
         shard.update(op)
 
     def _optimize(self) -> None:
@@ -399,9 +415,10 @@ class EdgeStore:
     ) -> list[StoredPoint]:
         if not ids:
             return []
+        payload = self._payload(collection) if with_payload else False
 
         def retrieve() -> list[StoredPoint]:
-            records = self._shard(collection).retrieve(list(ids), with_payload, with_vectors)
+            records = self._shard(collection).retrieve(list(ids), payload, with_vectors)
             return [from_record(r, with_vectors) for r in records]
 
         return await self._run(retrieve, inline=len(ids) <= _SHORT)
@@ -425,7 +442,7 @@ class EdgeStore:
             offset=offset,
             limit=limit,
             filter=to_edge_filter(where, self._layout(collection)),
-            with_payload=True,
+            with_payload=self._payload(collection),
             with_vector=with_vectors,
             order_by=order,
         )
@@ -458,7 +475,9 @@ class EdgeStore:
         if key in layout.packed:
             raise TypeError(f"{key!r} is kept packed on this store: it cannot be counted by value")
         flt = to_edge_filter(where, layout)
-        if key not in layout.keys:
+        if key in layout.keys and layout.text:
+            found = list((await self._values(collection, key, flt)).items())
+        elif key not in layout.keys:
             request = qe.FacetRequest(key, limit=limit, exact=True, filter=flt)
             hits = (await self._run(lambda: self._shard(collection).facet(request))).hits
             found = [(h.value, int(h.count)) for h in hits]
@@ -469,6 +488,30 @@ class EdgeStore:
             found = [(v, n) for v, n in values if v is not None]
         found.sort(key=lambda f: (-f[1], str(f[0])))
         return found[:limit]
+
+    async def _values(
+        self, collection: Collection, key: str, flt: qe.Filter | None
+    ) -> Counter[str | int | bool]:
+        """Exact counts of ``key``'s values over the points ``flt`` matches, read from their
+        payloads a page at a time (~5 us a point): a ``Layout.text`` shard indexes only
+        hashes of them."""
+        counts: Counter[str | int | bool] = Counter()
+        selector = qe.PayloadSelector.Include([facets.DOC, key])
+        offset = None
+        while True:
+            request = qe.ScrollRequest(
+                offset=offset, limit=4096, filter=flt, with_payload=selector, with_vector=False
+            )
+            records, offset = await self._run(self._scroll, collection, request)
+            for record in records:
+                counts.update(facets.values_of(key, facets.restore(record.payload or {})))
+            if offset is None:
+                return counts
+
+    def _scroll(
+        self, collection: Collection, request: qe.ScrollRequest
+    ) -> tuple[list[qe.Record], qe.PointId | None]:
+        return self._shard(collection).scroll(request)
 
     async def hybrid_query(
         self,
@@ -501,7 +544,7 @@ class EdgeStore:
             limit=limit,
             prefetches=prefetches,
             query=fusion(rrf_k, weights, len(prefetches)),
-            with_payload=True,
+            with_payload=self._payload("memories"),
         )
         return await self._run(self._query, request)
 
@@ -512,7 +555,7 @@ class EdgeStore:
             limit=limit,
             query=qe.Query.Nearest(list(dense), using=DENSE),
             filter=to_edge_filter(where, self._layout("memories")),
-            with_payload=True,
+            with_payload=self._payload("memories"),
         )
         return await self._run(self._query, request)
 
@@ -525,7 +568,7 @@ class EdgeStore:
             limit=limit,
             query=qe.Query.Nearest(qe.SparseVector(sparse.indices, sparse.values), using=BM25),
             filter=to_edge_filter(where, self._layout("memories")),
-            with_payload=True,
+            with_payload=self._payload("memories"),
         )
         return await self._run(self._query, request)
 
@@ -563,7 +606,7 @@ class EdgeStore:
         shard = self._shard(name)
         shard.flush()
         fresh = self._create(name, new)
-        _create_indexes(fresh, INDEXES[name], set())
+        _create_indexes(fresh, INDEXES[name], set(), _KEYS[name])
         offset = None
         while True:
             records, offset = shard.scroll(
