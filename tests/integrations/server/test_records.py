@@ -1,5 +1,6 @@
 """``client.records`` through the hub and the REST service: LangGraph's store and checkpointer
-on a store held by a running hub, and records that never cross tenants."""
+on a store held by a running hub, and records that never cross tenants: two tenants of one
+server use the same thread ids and store keys side by side."""
 
 from __future__ import annotations
 
@@ -7,13 +8,18 @@ import operator
 import uuid
 from typing import Annotated, TypedDict
 
+import httpx
 import pytest
 from langgraph.graph import END, START, StateGraph
 
 from memhub import MemoryClient, SyncMemoryClient
 from memhub.ids import to_point_id
+from memhub.remote import RemoteClient
+from memhub.scope import Scope
 from memhub.testing import HashEmbedder
 from memhub_langgraph import MemHubCheckpointer, MemHubStore
+from memhub_server.app import create_app
+from memhub_server.auth import KEYS_FILE, KeyStore
 
 
 class _State(TypedDict):
@@ -132,3 +138,51 @@ async def test_local_records_are_narrowed_to_the_tenant(tmp_path):
         await local.records.put("checkpoints", [StoredPoint(str(uuid.uuid4()), {"thread_id": "t"})])
         assert await local.records.count("checkpoints") == 1
         assert await acme.records.count("checkpoints") == 0
+
+
+@pytest.fixture
+def tenants(fresh_store, make_service):
+    """Remote clients of tenants A and B on one server, in process (no sockets)."""
+    keys = KeyStore(fresh_store / KEYS_FILE)
+    service = make_service(fresh_store)
+    transport = httpx.ASGITransport(app=create_app(service=service, auth=keys))
+    clients = [
+        RemoteClient("http://memhub.test", keys.create(name)[0], scope=Scope(), transport=transport)
+        for name in ("tenant-a", "tenant-b")
+    ]
+    yield clients
+    # each adapter closes what it opened on its own loop; the service goes with the test's
+
+
+def test_two_tenants_run_the_same_thread_id_side_by_side(tenants):
+    a, b = (MemHubCheckpointer(c) for c in tenants)
+    config = {"configurable": {"thread_id": "1"}}  # the id every tutorial uses
+    try:
+        assert _graph(a).invoke({"turns": ["from a"]}, config)["turns"] == ["from a", "reply 1"]
+        assert _graph(b).invoke({"turns": ["from b"]}, config)["turns"] == ["from b", "reply 1"]
+        assert _graph(a).invoke({"turns": ["a again"]}, config)["turns"][-2:] == [
+            "a again",
+            "reply 3",
+        ]
+        assert _graph(b).get_state(config).values["turns"] == ["from b", "reply 1"]
+        assert len(list(a.list(config))) == 6 and len(list(b.list(config))) == 3
+        b.delete_thread("1")
+        assert b.get_tuple(config) is None
+        assert _graph(a).get_state(config).values["turns"][0] == "from a"
+    finally:
+        a.close()
+        b.close()
+
+
+def test_two_tenants_keep_items_under_the_same_namespace_and_key(tenants):
+    a, b = (MemHubStore(c) for c in tenants)
+    try:
+        a.put(("prefs", "user-1"), "diet", {"text": "vegetarian"})
+        b.put(("prefs", "user-1"), "diet", {"text": "eats everything"})
+        assert a.get(("prefs", "user-1"), "diet").value == {"text": "vegetarian"}
+        assert b.get(("prefs", "user-1"), "diet").value == {"text": "eats everything"}
+        b.delete(("prefs", "user-1"), "diet")
+        assert a.get(("prefs", "user-1"), "diet").value == {"text": "vegetarian"}
+    finally:
+        a.close()
+        b.close()
