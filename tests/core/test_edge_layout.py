@@ -14,7 +14,18 @@ import qdrant_edge as qe
 from memhub.store import edge
 from memhub.store.base import IsEmpty, Match, MatchAny, StoredPoint, Where
 from memhub.store.edge import EdgeStore
-from memhub.store.facets import DOC, FACETS, Layout, empty, present, stored, token, word
+from memhub.store.facets import (
+    DOC,
+    FACETS,
+    Layout,
+    empty,
+    facets,
+    hashed,
+    present,
+    stored,
+    token,
+    word,
+)
 from memhub.store.schema import INDEXES
 
 MEMORY = {
@@ -37,7 +48,8 @@ MEMORY = {
 }
 
 
-PREVIOUS = {name: Layout.of(spec, in_doc=False, text=False) for name, spec in INDEXES.items()}
+PREVIOUS = {name: Layout.of(spec, in_doc=False) for name, spec in INDEXES.items()}
+WORDS = {name: Layout.of(spec, tokens="text") for name, spec in INDEXES.items()}
 
 
 def pid(i: int) -> str:
@@ -45,10 +57,12 @@ def pid(i: int) -> str:
 
 
 def _has(raw: dict, facet: str) -> bool:
-    """Whether a stored payload holds ``facet``: in a list of tokens, or as a word of the
-    one string of their hashes (``Layout.text``)."""
+    """Whether a stored payload holds ``facet``: in a list of tokens, of their hashes
+    (today's layout), or as a word of one string of hashes (``"text"``)."""
     tokens = raw[FACETS]
-    return facet in tokens if isinstance(tokens, list) else word(facet) in tokens.split()
+    if isinstance(tokens, str):
+        return word(facet) in tokens.split()
+    return facet in tokens or hashed(facet) in tokens
 
 
 async def _raw(store: EdgeStore, point_id: str, collection: str = "memories") -> dict:
@@ -189,7 +203,7 @@ async def test_a_checkpoint_is_written_as_few_values_and_an_older_one_reads_back
         await store.close()
 
 
-async def test_facet_values_are_kept_in_the_doc_and_their_tokens_are_one_string(tmp_path):
+async def test_facet_values_are_kept_in_the_doc_and_their_tokens_are_integer_hashes(tmp_path):
     store = EdgeStore(tmp_path / "s")
     await store.open(4)
     try:
@@ -198,7 +212,8 @@ async def test_facet_values_are_kept_in_the_doc_and_their_tokens_are_one_string(
         doc = orjson.loads(raw[DOC])
         assert doc["layer"] == "fact" and doc["tenant"] == "local" and doc["app_id"] == ""
         assert _has(raw, token("layer", "fact"))  # still filtered through its token
-        assert isinstance(raw[FACETS], str)  # one value to convert, not one per token
+        # integers: each converts in a third of a string's time
+        assert raw[FACETS] and all(isinstance(t, int) for t in raw[FACETS])
         (back,) = await store.retrieve("memories", [pid(1)])
         assert back.payload == MEMORY
         assert await store.count("memories", Where(must=(Match("layer", "fact"),))) == 1
@@ -229,27 +244,38 @@ async def _answers(store: EdgeStore) -> list:
     return [*found, await store.facet("memories", "layer"), await store.facet("memories", "status")]
 
 
-async def test_a_shard_in_the_previous_layout_reads_back_alike(tmp_path, monkeypatch):
-    """A shard written before ``Layout.in_doc`` and ``Layout.text`` (values in their tokens,
-    a list of tokens under a keyword index): the same payloads, filters and counts, before
-    and after ``compact()`` brings it to today's layout."""
-    await _made_in(PREVIOUS, tmp_path / "s", monkeypatch, POINTS)
-    recorded = tmp_path / "s" / "memories" / "memhub_layout.json"
-    present = json.loads(recorded.read_text())["present"]
-    recorded.write_text(json.dumps({"present": present}))  # as the previous memhub wrote it
+@pytest.mark.parametrize(
+    "layouts, recorded",
+    [
+        (PREVIOUS, lambda present: {"present": present}),
+        (WORDS, lambda present: {"present": present, "in_doc": True, "text": True}),
+    ],
+    ids=["keyword tokens, values in tokens", "hashed words under a text index"],
+)
+async def test_a_shard_in_an_earlier_layout_reads_back_alike(
+    tmp_path, monkeypatch, layouts, recorded
+):
+    """A shard written in an earlier layout (as the memhub of then recorded it): the same
+    payloads, filters and counts, before and after ``compact()`` brings it to today's."""
+    await _made_in(layouts, tmp_path / "s", monkeypatch, POINTS)
+    recorded_at = tmp_path / "s" / "memories" / "memhub_layout.json"
+    present = json.loads(recorded_at.read_text())["present"]
+    recorded_at.write_text(json.dumps(recorded(present)))
 
     store = EdgeStore(tmp_path / "s")
     await store.open(4)
     try:
         raw = await _raw(store, pid(1))
-        assert "layer" not in orjson.loads(raw[DOC]) and token("layer", "fact") in raw[FACETS]
+        assert _has(raw, token("layer", "fact"))
+        assert ("layer" in orjson.loads(raw[DOC])) == (layouts is WORDS)
         assert await store.retrieve("memories", [p.id for p in POINTS]) == POINTS_READ
         before = await _answers(store)
         assert before[:3] == [[pid(1), pid(3)], [pid(2)], [pid(1)]]
 
         await store.compact()
         raw = await _raw(store, pid(1))
-        assert orjson.loads(raw[DOC])["layer"] == "fact" and isinstance(raw[FACETS], str)
+        assert orjson.loads(raw[DOC])["layer"] == "fact"
+        assert raw[FACETS] == [hashed(t) for t in facets(MEMORY, store._layout("memories"))]
         assert await store.retrieve("memories", [p.id for p in POINTS]) == POINTS_READ
         assert await _answers(store) == before
     finally:

@@ -75,11 +75,12 @@ def _facet_condition(
 def _has(layout: Layout, tokens: list[str]) -> qe.FieldCondition:
     """A point whose ``_facets`` holds one of ``tokens``."""
     match: qe.MatchValue | qe.MatchAny | qe.MatchText | qe.MatchTextAny
-    if layout.text:
+    if layout.tokens == "text":
         words = [facets.word(t) for t in tokens]
         match = qe.MatchText(words[0]) if len(words) == 1 else qe.MatchTextAny(" ".join(words))
     else:
-        match = qe.MatchValue(tokens[0]) if len(tokens) == 1 else qe.MatchAny(tokens)
+        values: list[Any] = [facets.hashed(t) for t in tokens] if layout.hashed else tokens
+        match = qe.MatchValue(values[0]) if len(values) == 1 else qe.MatchAny(values)
     return qe.FieldCondition(facets.FACETS, match=match)
 
 
