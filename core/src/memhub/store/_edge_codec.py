@@ -103,13 +103,6 @@ def fusion(k: int, weights: tuple[float, float] | None, sources: int) -> qe.Fusi
     return rrf  # type: ignore[return-value]
 
 
-def payload_selector(layout: Layout) -> bool | qe.PayloadSelector:
-    """What a read of a collection written in ``layout`` asks for: the payload without
-    what ``facets.restore`` does not need (``Layout.selector``)."""
-    left_out = layout.selector
-    return qe.PayloadSelector.Exclude(left_out) if left_out else True
-
-
 def point_id(pid: qe.PointId) -> str:
     return str(pid) if isinstance(pid, uuid.UUID) else str(uuid.UUID(str(pid)))
 

@@ -30,7 +30,6 @@ from memhub.store._edge_codec import (
     edge_filter,
     from_record,
     fusion,
-    payload_selector,
     point_id,
     to_edge_filter,
     to_point,
@@ -242,10 +241,6 @@ class EdgeStore:
             self._layouts[name] = layout
         return layout
 
-    def _payload(self, name: Collection) -> bool | qe.PayloadSelector:
-        """What a read of ``name`` asks for (``facets.Layout.selector``)."""
-        return payload_selector(self._layout(name))
-
     def _create(self, name: Collection, folder: Path) -> qe.EdgeShard:
         """A new shard in today's layout, recorded before the shard exists (see ``_layout``)."""
         folder.mkdir(parents=True, exist_ok=True)
@@ -390,8 +385,7 @@ class EdgeStore:
         op: qe.UpdateOperation,
     ) -> None:
         shard = self._shard(collection)
-        found = shard.retrieve(list(ids), self._payload(collection), False)
-        check([from_record(r, False) for r in found])
+        check([from_record(r, False) for r in shard.retrieve(list(ids), True, False)])
         shard.update(op)
 
     def _optimize(self) -> None:
@@ -424,10 +418,9 @@ class EdgeStore:
     ) -> list[StoredPoint]:
         if not ids:
             return []
-        payload = self._payload(collection) if with_payload else False
 
         def retrieve() -> list[StoredPoint]:
-            records = self._shard(collection).retrieve(list(ids), payload, with_vectors)
+            records = self._shard(collection).retrieve(list(ids), with_payload, with_vectors)
             return [from_record(r, with_vectors) for r in records]
 
         return await self._run(retrieve, inline=len(ids) <= _SHORT)
@@ -451,7 +444,7 @@ class EdgeStore:
             offset=offset,
             limit=limit,
             filter=to_edge_filter(where, self._layout(collection)),
-            with_payload=self._payload(collection),
+            with_payload=True,
             with_vector=with_vectors,
             order_by=order,
         )
@@ -554,7 +547,7 @@ class EdgeStore:
             limit=limit,
             prefetches=prefetches,
             query=fusion(rrf_k, weights, len(prefetches)),
-            with_payload=self._payload("memories"),
+            with_payload=True,
         )
         return await self._run(self._query, request)
 
@@ -565,7 +558,7 @@ class EdgeStore:
             limit=limit,
             query=qe.Query.Nearest(list(dense), using=DENSE),
             filter=to_edge_filter(where, self._layout("memories")),
-            with_payload=self._payload("memories"),
+            with_payload=True,
         )
         return await self._run(self._query, request)
 
@@ -578,7 +571,7 @@ class EdgeStore:
             limit=limit,
             query=qe.Query.Nearest(qe.SparseVector(sparse.indices, sparse.values), using=BM25),
             filter=to_edge_filter(where, self._layout("memories")),
-            with_payload=self._payload("memories"),
+            with_payload=True,
         )
         return await self._run(self._query, request)
 

@@ -20,9 +20,9 @@ a token costs about as much again), so a layout writes as few values as it can
   is empty, for the keys most records lack (``IndexSpec.optional``) a token when it
   holds a value, so a typical memory carries neither;
 - the keys no filter names (``IndexSpec.packed``) are kept together in one JSON string;
-- a facet key's scalar is kept in that string too (``Layout.in_doc``), so a read leaves
-  the tokens out (``selector``) instead of converting and parsing each of them back: an
-  export spent a fifth of its CPU in ``restore``'s loop over tokens (bench/README.md);
+- a facet key's scalar is kept in that string too (``Layout.in_doc``), so a read does
+  not parse it back from its token: an export spent a fifth of its CPU in ``restore``'s
+  loop over tokens (bench/README.md);
 - the tokens are 64-bit integer hashes under an integer index (``Layout.tokens``): the
   binding converts an integer in a third of a string's time, and the index build is
   cheaper. Counting by value (``facet``) then reads the values from ``DOC``, as no
@@ -59,7 +59,7 @@ class Layout:
             layout has none, and keeps its empty markers.
         packed: the keys kept in ``DOC``; a filter on one is refused.
         in_doc: a facet key's scalar value is kept in ``DOC`` as well as in its token, so
-            reads leave ``FACETS`` out. A shard written before has it in its token only.
+            reads need not parse the tokens. A shard written before has it in its token only.
         tokens: how ``FACETS`` holds the tokens: ``"list"`` of strings under a keyword
             index, ``"ints"``: their hashes (``hashed``) under an integer index, ``"text"``:
             one string of hashed words under a text index. Other than ``"list"`` only
@@ -91,12 +91,6 @@ class Layout:
     def hashed(self) -> bool:
         """Whether the tokens are stored as hashes (counted by value from ``DOC``)."""
         return self.tokens != "list"
-
-    @property
-    def selector(self) -> list[str] | None:
-        """The keys a read leaves out of a payload (``None``: none): the tokens, when
-        ``restore`` needs none of them."""
-        return [FACETS] if self.in_doc and self.keys else None
 
 
 def facet_keys(spec: IndexSpec) -> frozenset[str]:
