@@ -26,7 +26,8 @@ _SPACE = uuid.UUID("0e7f7f54-5d0b-4a7e-8d1f-6a3c9b2e4f10")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 EMPTY = ("empty", b"")
 _SCALARS = (str, int, float, bool, type(None))
-_SHORT = 4096  # characters of a string value held in its checkpoint; longer: a blob
+_SHORT = 1024  # characters of a string held in its checkpoint; longer: a blob
+_FEW = 8  # items of a list or dict of scalars held in its checkpoint
 
 
 @functools.lru_cache(maxsize=16384, typed=True)
@@ -46,21 +47,44 @@ def blob_ids(payload: Mapping[str, Any]) -> set[str]:
 def inline_values(
     serde: SerializerProtocol, values: Mapping[str, Any], versions: Mapping[str, Any]
 ) -> dict[str, dict[str, str] | None]:
-    """The channel values a checkpoint holds itself, as LangGraph's Postgres saver does:
-    scalars (short strings, numbers, booleans, ``None``), and ``None`` for a channel with a
-    version but no value. Each would otherwise be a point of its own, and a point costs more
-    to write than a field (``schema.INDEXES["checkpoints"]``). Lists, dicts and objects keep
-    a blob per version, shared by every checkpoint that still has it.
+    """The channel values a checkpoint holds itself, as LangGraph's Postgres saver holds its
+    scalars: short scalars and small lists or dicts of them (a graph's input such as
+    ``{"count": 0}``), and ``None`` for a channel with a version but no value. Each would
+    otherwise be a point of its own, and a point costs more to write than a field
+    (``schema.INDEXES["checkpoints"]``). What may grow (message lists, objects) keeps a blob
+    per version, shared by every checkpoint that still has it. Decided from the value's
+    shape, never its serialised size: a channel left unchanged is held again by the next
+    checkpoint, so the test must be cheap.
     """
     out: dict[str, dict[str, str] | None] = {}
     for channel in versions:
         if channel not in values:
             out[channel] = None
-            continue
-        value = values[channel]
-        if type(value) in _SCALARS and not (isinstance(value, str) and len(value) > _SHORT):
-            out[channel] = enc(serde.dumps_typed(value))
+        elif _small(values[channel]):
+            out[channel] = enc(serde.dumps_typed(values[channel]))
     return out
+
+
+def _small(value: Any) -> bool:
+    return _leaves(value, depth=2) <= _FEW
+
+
+def _leaves(value: Any, depth: int) -> int:
+    """The scalars in ``value`` (lists and dicts of scalars, ``depth`` levels deep); more than
+    ``_FEW`` for anything else."""
+    if _scalar(value):
+        return 1
+    if depth == 0 or type(value) not in (dict, list, tuple) or len(value) > _FEW:
+        return _FEW + 1
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            return _FEW + 1
+        value = value.values()
+    return sum(_leaves(v, depth - 1) for v in value)
+
+
+def _scalar(value: Any) -> bool:
+    return type(value) in _SCALARS and not (isinstance(value, str) and len(value) > _SHORT)
 
 
 def seq(checkpoint_id: str) -> int:
