@@ -52,6 +52,15 @@ PREVIOUS = {name: Layout.of(spec, in_doc=False) for name, spec in INDEXES.items(
 WORDS = {name: Layout.of(spec, tokens="text") for name, spec in INDEXES.items()}
 
 
+@pytest.fixture
+async def store(tmp_path):
+    """A Qdrant Edge store of 4-d vectors in a temp dir, closed after the test."""
+    opened = EdgeStore(tmp_path / "s")
+    await opened.open(4)
+    yield opened
+    await opened.close()
+
+
 def pid(i: int) -> str:
     return f"00000000-0000-0000-0000-{i:012d}"
 
@@ -70,42 +79,32 @@ async def _raw(store: EdgeStore, point_id: str, collection: str = "memories") ->
     return dict(records[0].payload)
 
 
-async def test_a_payload_reads_back_as_written_from_fewer_stored_values(tmp_path):
-    store = EdgeStore(tmp_path / "s")
-    await store.open(4)
-    try:
-        await store.upsert("memories", [StoredPoint(pid(1), dict(MEMORY), [1.0, 0, 0, 0])])
-        (back,) = await store.retrieve("memories", [pid(1)])
-        assert back.payload == MEMORY
+async def test_a_payload_reads_back_as_written_from_fewer_stored_values(store):
+    await store.upsert("memories", [StoredPoint(pid(1), dict(MEMORY), [1.0, 0, 0, 0])])
+    (back,) = await store.retrieve("memories", [pid(1)])
+    assert back.payload == MEMORY
 
-        raw = await _raw(store, pid(1))
-        # a facet key's scalar lives in its token only; a list or null stays a field
-        assert not {"layer", "status", "tenant", "app_id", "epistemic"} & raw.keys()
-        assert raw["ns_prefixes"] == ["a"] and raw["session_id"] is None
-        # the keys no filter names are one JSON string
-        assert not {"content", "version", "procedure"} & raw.keys() and DOC in raw
-        # a key most memories lack is marked when it holds a value, not when empty
-        assert _has(raw, present("ns_prefixes"))
-        assert not _has(raw, empty("agent_id")) and not _has(raw, present("agent_id"))
-        assert _has(raw, empty("session_id"))  # not one of them: marked when empty
+    raw = await _raw(store, pid(1))
+    # a facet key's scalar lives in its token only; a list or null stays a field
+    assert not {"layer", "status", "tenant", "app_id", "epistemic"} & raw.keys()
+    assert raw["ns_prefixes"] == ["a"] and raw["session_id"] is None
+    # the keys no filter names are one JSON string
+    assert not {"content", "version", "procedure"} & raw.keys() and DOC in raw
+    # a key most memories lack is marked when it holds a value, not when empty
+    assert _has(raw, present("ns_prefixes"))
+    assert not _has(raw, empty("agent_id")) and not _has(raw, present("agent_id"))
+    assert _has(raw, empty("session_id"))  # not one of them: marked when empty
 
-        await store.replace_payload("memories", pid(1), {**MEMORY, "agent_id": "bot"})
-        (back,) = await store.retrieve("memories", [pid(1)])
-        assert back.payload == {**MEMORY, "agent_id": "bot"}
-    finally:
-        await store.close()
+    await store.replace_payload("memories", pid(1), {**MEMORY, "agent_id": "bot"})
+    (back,) = await store.retrieve("memories", [pid(1)])
+    assert back.payload == {**MEMORY, "agent_id": "bot"}
 
 
-async def test_a_filter_on_a_packed_key_is_refused(tmp_path):
-    store = EdgeStore(tmp_path / "s")
-    await store.open(4)
-    try:
-        with pytest.raises(TypeError, match="'content' is kept packed"):
-            await store.count("memories", Where(must=(Match("content", "x"),)))
-        with pytest.raises(TypeError, match="'polarity' is kept packed"):
-            await store.facet("memories", "polarity")
-    finally:
-        await store.close()
+async def test_a_filter_on_a_packed_key_is_refused(store):
+    with pytest.raises(TypeError, match="'content' is kept packed"):
+        await store.count("memories", Where(must=(Match("content", "x"),)))
+    with pytest.raises(TypeError, match="'polarity' is kept packed"):
+        await store.facet("memories", "polarity")
 
 
 async def _agents(store: EdgeStore) -> tuple[set[str], set[str]]:
@@ -175,50 +174,40 @@ CHECKPOINT = {
 
 
 async def test_a_checkpoint_is_written_as_few_values_and_an_older_one_reads_back_the_same(
-    tmp_path,
+    store,
 ):
     """A checkpointed graph step writes several checkpoint points; the binding converts each
     payload value on its own, so the values no filter reads travel as one string."""
-    store = EdgeStore(tmp_path / "s")
-    await store.open(4)
-    try:
-        await store.upsert("checkpoints", [StoredPoint(pid(1), dict(CHECKPOINT))])
-        raw = await _raw(store, pid(1), "checkpoints")
-        assert not {"versions", "checkpoint", "metadata", "parent_checkpoint_id"} & raw.keys()
-        assert DOC in raw
+    await store.upsert("checkpoints", [StoredPoint(pid(1), dict(CHECKPOINT))])
+    raw = await _raw(store, pid(1), "checkpoints")
+    assert not {"versions", "checkpoint", "metadata", "parent_checkpoint_id"} & raw.keys()
+    assert DOC in raw
 
-        # as memhub wrote checkpoints before: every field as given, the parent as a facet
-        layout = store._layout("checkpoints")
-        old = replace(layout, keys=layout.keys | {"parent_checkpoint_id"})
-        point = qe.Point(pid(2), {}, stored({**CHECKPOINT, "checkpoint_id": "c3"}, old))
-        await store._run(store._update, "checkpoints", qe.UpdateOperation.upsert_points([point]))
+    # as memhub wrote checkpoints before: every field as given, the parent as a facet
+    layout = store._layout("checkpoints")
+    old = replace(layout, keys=layout.keys | {"parent_checkpoint_id"})
+    point = qe.Point(pid(2), {}, stored({**CHECKPOINT, "checkpoint_id": "c3"}, old))
+    await store._run(store._update, "checkpoints", qe.UpdateOperation.upsert_points([point]))
 
-        back = {p.id: p.payload for p in await store.retrieve("checkpoints", [pid(1), pid(2)])}
-        assert back == {pid(1): CHECKPOINT, pid(2): {**CHECKPOINT, "checkpoint_id": "c3"}}
-        found, _ = await store.scroll(
-            "checkpoints", Where(must=(Match("thread_id", "t1"), Match("kind", "checkpoint")))
-        )
-        assert {p.id for p in found} == {pid(1), pid(2)}
-    finally:
-        await store.close()
+    back = {p.id: p.payload for p in await store.retrieve("checkpoints", [pid(1), pid(2)])}
+    assert back == {pid(1): CHECKPOINT, pid(2): {**CHECKPOINT, "checkpoint_id": "c3"}}
+    found, _ = await store.scroll(
+        "checkpoints", Where(must=(Match("thread_id", "t1"), Match("kind", "checkpoint")))
+    )
+    assert {p.id for p in found} == {pid(1), pid(2)}
 
 
-async def test_facet_values_are_kept_in_the_doc_and_their_tokens_are_integer_hashes(tmp_path):
-    store = EdgeStore(tmp_path / "s")
-    await store.open(4)
-    try:
-        await store.upsert("memories", [StoredPoint(pid(1), dict(MEMORY), [1.0, 0, 0, 0])])
-        raw = await _raw(store, pid(1))
-        doc = orjson.loads(raw[DOC])
-        assert doc["layer"] == "fact" and doc["tenant"] == "local" and doc["app_id"] == ""
-        assert _has(raw, token("layer", "fact"))  # still filtered through its token
-        # integers: each converts in a third of a string's time
-        assert raw[FACETS] and all(isinstance(t, int) for t in raw[FACETS])
-        (back,) = await store.retrieve("memories", [pid(1)])
-        assert back.payload == MEMORY
-        assert await store.count("memories", Where(must=(Match("layer", "fact"),))) == 1
-    finally:
-        await store.close()
+async def test_facet_values_are_kept_in_the_doc_and_their_tokens_are_integer_hashes(store):
+    await store.upsert("memories", [StoredPoint(pid(1), dict(MEMORY), [1.0, 0, 0, 0])])
+    raw = await _raw(store, pid(1))
+    doc = orjson.loads(raw[DOC])
+    assert doc["layer"] == "fact" and doc["tenant"] == "local" and doc["app_id"] == ""
+    assert _has(raw, token("layer", "fact"))  # still filtered through its token
+    # integers: each converts in a third of a string's time
+    assert raw[FACETS] and all(isinstance(t, int) for t in raw[FACETS])
+    (back,) = await store.retrieve("memories", [pid(1)])
+    assert back.payload == MEMORY
+    assert await store.count("memories", Where(must=(Match("layer", "fact"),))) == 1
 
 
 POINTS = [
@@ -285,18 +274,13 @@ async def test_a_shard_in_an_earlier_layout_reads_back_alike(
 POINTS_READ = [StoredPoint(p.id, p.payload) for p in POINTS]
 
 
-async def test_a_new_memories_shard_builds_five_indexes_and_rev_still_filters(tmp_path):
+async def test_a_new_memories_shard_builds_five_indexes_and_rev_still_filters(store):
     """Each index is a pass over every payload when a segment is built: ``rev``, filtered
     only by conditional writes that name their point, has none."""
-    store = EdgeStore(tmp_path / "s")
-    await store.open(4)
-    try:
-        schema = await store._run(lambda: store._shard("memories").info().payload_schema)
-        assert set(schema) == {"ak", "user_id", FACETS, "created_at", "expires_at"}
-        await store.upsert("memories", [StoredPoint(pid(1), dict(MEMORY), [1.0, 0, 0, 0])])
-        stale = StoredPoint(pid(1), {**MEMORY, "rev": 4}, [1.0, 0, 0, 0])
-        await store.upsert("memories", [stale], only_if=Where(must=(Match("rev", 2),)))
-        assert (await store.retrieve("memories", [pid(1)]))[0].payload["rev"] == 3
-        assert await store.count("memories", Where(must=(Match("rev", 3),))) == 1
-    finally:
-        await store.close()
+    schema = await store._run(lambda: store._shard("memories").info().payload_schema)
+    assert set(schema) == {"ak", "user_id", FACETS, "created_at", "expires_at"}
+    await store.upsert("memories", [StoredPoint(pid(1), dict(MEMORY), [1.0, 0, 0, 0])])
+    stale = StoredPoint(pid(1), {**MEMORY, "rev": 4}, [1.0, 0, 0, 0])
+    await store.upsert("memories", [stale], only_if=Where(must=(Match("rev", 2),)))
+    assert (await store.retrieve("memories", [pid(1)]))[0].payload["rev"] == 3
+    assert await store.count("memories", Where(must=(Match("rev", 3),))) == 1

@@ -206,11 +206,7 @@ class Records:
             self._wrote(collection)
 
     def _wrote(self, collection: Collection) -> None:
-        store = self._client.engine.store
-        counts = _WRITES.get(store)
-        if counts is None:
-            counts = _WRITES[store] = Counter()
-        counts[collection] += 1
+        _WRITES.setdefault(self._client.engine.store, Counter())[collection] += 1
 
     async def _search(
         self, query: str, where: Where, limit: int

@@ -360,7 +360,7 @@ class RemoteClient:
     async def open(self) -> RemoteClient:
         """Check that the server answers and takes the key, and learn the key's tenant
         (``records.tenant``); calls made without it open nothing."""
-        await self._request("GET", "/health")
+        self._learn_limits(await self._request("GET", "/health"))
         with contextlib.suppress(NotFoundError):  # a server from before: records.tenant unknown
             self._tenant = (await self._request("GET", "/v1/records/tenant"))["tenant"]
         return self
@@ -392,13 +392,17 @@ class RemoteClient:
         return response.json()
 
     async def _max_messages(self) -> int:
-        """The server's ``max_messages_per_add``, asked once (a server that does not say takes
-        the default)."""
+        """The server's ``max_messages_per_add``, from its ``/health``: read by ``open()``, or
+        asked here once."""
         if self._max_messages_per_add is None:
-            health = await self._request("GET", "/health")
-            default = Settings.model_fields["max_messages_per_add"].default
-            self._max_messages_per_add = int(health.get("max_messages_per_add") or default)
+            self._learn_limits(await self._request("GET", "/health"))
+        assert self._max_messages_per_add is not None
         return self._max_messages_per_add
+
+    def _learn_limits(self, health: dict[str, Any]) -> None:
+        """Keep the limits a ``/health`` answer gives (a server that does not say: defaults)."""
+        default = Settings.model_fields["max_messages_per_add"].default
+        self._max_messages_per_add = int(health.get("max_messages_per_add") or default)
 
     async def _send(self, route: Route, arguments: dict[str, Any], scope: dict[str, Any]) -> Any:
         """One operation's request: its arguments by name, filled from the default scope."""

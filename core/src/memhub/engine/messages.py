@@ -115,8 +115,7 @@ def is_turn(message: Any) -> bool:
 
     Only turns are embedded and read by the extractor; system and tool messages are not.
     """
-    role = _field(message, "role")
-    if getattr(role, "value", role) not in ("user", "assistant"):
+    if _role(message) not in ("user", "assistant"):
         return False
     try:
         return bool(_text(_field(message, "content")).strip())

@@ -105,6 +105,17 @@ def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
     return qe.EdgeConfig(sparse_vectors={_PAYLOAD_ONLY: qe.EdgeSparseVectorParams()})
 
 
+def _facets_index(layout: Layout) -> qe.PayloadSchemaParams:
+    """The index of ``_facets`` in ``layout``'s form of the tokens (``Layout.tokens``)."""
+    if layout.tokens == "ints":
+        return qe.IntegerIndexParams(lookup=True, range=False, memory=qe.Memory.Cold)
+    if layout.tokens == "text":
+        return qe.TextIndexParams(
+            tokenizer=qe.TokenizerType.Whitespace, lowercase=False, memory=qe.Memory.Cold
+        )
+    return qe.KeywordIndexParams(memory=qe.Memory.Cold)
+
+
 def _create_indexes(
     shard: qe.EdgeShard, spec: IndexSpec, existing: set[str], layout: Layout
 ) -> None:
@@ -122,15 +133,7 @@ def _create_indexes(
     if spec.tenant:
         wanted[spec.tenant] = qe.KeywordIndexParams(is_tenant=True, memory=qe.Memory.Cold)
     if facets.facet_keys(spec):
-        wanted[facets.FACETS] = on_disk
-        if layout.tokens == "ints":
-            wanted[facets.FACETS] = qe.IntegerIndexParams(
-                lookup=True, range=False, memory=qe.Memory.Cold
-            )
-        elif layout.tokens == "text":
-            wanted[facets.FACETS] = qe.TextIndexParams(
-                tokenizer=qe.TokenizerType.Whitespace, lowercase=False, memory=qe.Memory.Cold
-            )
+        wanted[facets.FACETS] = _facets_index(layout)
     wanted.update(
         {
             key: qe.IntegerIndexParams(lookup=True, range=True, memory=qe.Memory.Cold)
@@ -554,22 +557,23 @@ class EdgeStore:
     async def dense_query(
         self, dense: list[float], where: Where | None, *, limit: int
     ) -> list[ScoredPoint]:
-        request = qe.QueryRequest(
-            limit=limit,
-            query=qe.Query.Nearest(list(dense), using=DENSE),
-            filter=to_edge_filter(where, self._layout("memories")),
-            with_payload=True,
-        )
-        return await self._run(self._query, request)
+        return await self._nearest(list(dense), DENSE, where, limit)
 
     async def sparse_query(
         self, sparse: SparseVector, where: Where | None, *, limit: int
     ) -> list[ScoredPoint]:
         if not sparse.indices:
             return []
+        return await self._nearest(
+            qe.SparseVector(sparse.indices, sparse.values), BM25, where, limit
+        )
+
+    async def _nearest(
+        self, vector: list[float] | qe.SparseVector, using: str, where: Where | None, limit: int
+    ) -> list[ScoredPoint]:
         request = qe.QueryRequest(
             limit=limit,
-            query=qe.Query.Nearest(qe.SparseVector(sparse.indices, sparse.values), using=BM25),
+            query=qe.Query.Nearest(vector, using=using),
             filter=to_edge_filter(where, self._layout("memories")),
             with_payload=True,
         )

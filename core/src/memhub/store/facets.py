@@ -134,14 +134,17 @@ def present(key: str) -> str:
 
 def hashed(facet: str) -> int:
     """A token as a signed 64-bit integer (``Layout.tokens == "ints"``)."""
-    digest = hashlib.blake2b(facet.encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "little", signed=True)
+    return int.from_bytes(_digest(facet), "little", signed=True)
 
 
 def word(facet: str) -> str:
     """A token as one word of a ``"text"`` string: 16 hex digits of its hash, so no
     value's spaces or case can split or change it."""
-    return hashlib.blake2b(facet.encode(), digest_size=8).hexdigest()
+    return _digest(facet).hex()
+
+
+def _digest(facet: str) -> bytes:
+    return hashlib.blake2b(facet.encode(), digest_size=8).digest()
 
 
 def values_of(key: str, payload: dict[str, Any]) -> list[str | int | bool]:
