@@ -7,12 +7,14 @@ import io
 import json
 
 import pytest
+from store_files import files_containing
 
 from memhub import InvalidInputError, MemoryClient
-from memhub.engine import transfer
+from memhub.engine import browse, transfer
 from memhub.ids import new_id, to_point_id
 from memhub.progress import Progress
-from memhub.store.base import StoredPoint
+from memhub.store.base import StoredPoint, every
+from memhub.store.edge import EdgeStore
 from memhub.testing import HashEmbedder
 
 QUERIES = ("数据库", "PostgreSQL", "编程语言", "上海", "部署流程", "password")
@@ -311,3 +313,39 @@ async def test_an_export_leaves_out_store_items_and_half_written_versions(source
     exported = {json.loads(line)["id"] for line in out.getvalue().splitlines()[1:]}
     assert ids["current"] in exported and not exported & left_out.keys()
     assert result.exported == len(exported)
+
+
+async def test_an_import_bundles_the_audit_steps_and_every_reader_of_them_unfolds_them(
+    source, either, storage_dir
+):
+    """The steps an import brings are written a bundle of many per point (``engine.audit``):
+    history, the activity chart and a second export read them as before, and sealing an
+    imported memory rewrites its reasons inside the bundle (and purge leaves no copy on disk)
+    while the reasons of the other memories in the same bundle stay."""
+    c, ids, before = source
+    out = io.StringIO()
+    exported = await c.export(out)
+    imported = await either.import_(out.getvalue().splitlines())
+    assert imported.imported == exported.exported == 11
+    assert await either.engine.store.count("events") < exported.events
+    for name in ("replaced", "current", "negated", "lesson_source"):
+        assert (await either.history(ids[name])).model_dump() == before["history", name]
+    tenant = either.scope.tenant
+    assert await browse.activity(either.engine, tenant) == await browse.activity(c.engine, tenant)
+    again = io.StringIO()
+    assert (await either.export(again)).events == exported.events
+    lines = [json.loads(line) for line in again.getvalue().splitlines()[1:]]
+    assert lines == [json.loads(line) for line in out.getvalue().splitlines()[1:]]
+
+    await either.govern(ids["negated"], "seal", "不再需要")
+    assert "流程改了" in str(before["history", "negated"])
+    assert "流程改了" not in str((await either.history(ids["negated"])).model_dump())
+    kept = (await either.history(ids["current"])).status_history
+    assert [s.reason for s in kept] == [
+        s["reason"] for s in before["history", "current"]["status_history"]
+    ]
+    stored = [p.payload for p in await every(either.engine.store, "events")]
+    assert "流程改了" not in json.dumps(stored, ensure_ascii=False)
+    if isinstance(either.engine.store, EdgeStore):
+        await either.purge()
+        assert files_containing(storage_dir, "流程改了".encode()) == []

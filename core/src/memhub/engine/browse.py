@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from memhub.engine import audit
 from memhub.engine.core import Engine
 from memhub.engine.payload import ITEM_LAYERS, as_memory
 from memhub.engine.records import GOVERNED, to_atom
@@ -184,8 +185,8 @@ async def activity(
     per_day: dict[str, Counter[str]] = {
         (first + timedelta(days=i)).isoformat(): Counter() for i in range(days)
     }
-    for event in events:
-        e = event.payload
+    # a bundle (memhub.engine.audit) may hold older steps too: the day check drops them
+    for e in audit.steps(events):
         day = str(e.get("at", ""))[:10]
         # a replace logs the old and the new version: count the change once
         if day in per_day and not (e.get("to") == "superseded" and e.get("related")):

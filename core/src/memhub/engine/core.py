@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from memhub.embed.base import Embedder
 from memhub.embed.bm25 import Bm25Encoder
-from memhub.engine import cpu
+from memhub.engine import audit, cpu
 from memhub.engine.access import ACCESS_KEY, access_keys, owned
 from memhub.engine.owner import Owner
 from memhub.engine.payload import Event, Memory, ReplaceStep, as_event, as_memory, as_stored
@@ -392,24 +392,29 @@ class Engine:
         self, about: Sequence[str], placeholder: str, *, near: Sequence[str] = ()
     ) -> None:
         """Replace the reasons of the audit steps on the memories ``about``, and of the steps
-        on the ``near`` ones that name one of them (``related``); the steps themselves stay."""
+        on the ``near`` ones that name one of them (``related``); the steps themselves stay.
+        A bundle of steps (``memhub.engine.audit``) is written again with its steps changed."""
         targets = set(about)
         ids = tuple(dict.fromkeys([*about, *near]))
         for start in range(0, len(ids), 256):
             where = Where(must=(MatchAny("atom_id", ids[start : start + 256]),))
             async for page in pages(self.store, "events", where):
                 rewritten = [
-                    StoredPoint(p.id, {**p.payload, "reason": placeholder})
+                    changed
                     for p in page
-                    if p.payload.get("reason") not in (None, placeholder)
-                    and (p.payload["atom_id"] in targets or p.payload.get("related") in targets)
+                    if (changed := audit.with_reason(p, placeholder, targets)) is not None
                 ]
                 if rewritten:
                     await self.store.upsert("events", rewritten)
 
     async def events(self, atom_id: str) -> list[Event]:
+        """The audit steps of ``atom_id``, oldest first (as stored: without their ids)."""
         points = await every(self.store, "events", Where(must=(Match("atom_id", atom_id),)))
-        return sorted((as_event(p.payload) for p in points), key=lambda e: e["at"])
+        found = audit.steps(points, {atom_id})
+        return sorted(
+            (as_event({k: v for k, v in step.items() if k != "id"}) for step in found),
+            key=lambda e: e["at"],
+        )
 
 
 def atom_id_of(point: StoredPoint) -> str:

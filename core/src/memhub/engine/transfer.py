@@ -3,10 +3,11 @@
 
 Import is idempotent by id: a memory whose id the store has is skipped, so a second
 run adds nothing and an interrupted run resumes where it stopped. A batch writes its
-audit events before its memories (an event has a fixed id, so writing it again
-changes nothing), which makes a memory's presence the mark that it was imported
-completely. Each batch goes under the write lock by itself: a running hub keeps
-serving between batches.
+audit events before its memories, in bundles (``memhub.engine.audit``) whose ids follow
+from their events' (so writing them again changes nothing, and a reader drops an event
+seen twice), which makes a memory's presence the mark that it was imported completely.
+Each batch goes under the write lock by itself: a running hub keeps serving between
+batches.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from memhub.engine import conversation, jsonl
+from memhub.engine import audit, conversation, jsonl
 from memhub.engine.conversation import CONTEXT
 from memhub.engine.core import Engine, with_access
 from memhub.engine.payload import ITEM_LAYERS, Memory, as_memory, as_stored
@@ -102,12 +103,13 @@ def _taken(payload: dict[str, Any]) -> bool:
 
 
 async def _events_of(engine: Engine, atom_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    asked = set(atom_ids)
     found: dict[str, list[dict[str, Any]]] = {}
     async for page in pages(
         engine.store, "events", Where(must=(MatchAny("atom_id", tuple(atom_ids)),)), size=PAGE
     ):
-        for p in page:
-            found.setdefault(p.payload["atom_id"], []).append({"id": p.id, **p.payload})
+        for step in audit.steps(page, asked):
+            found.setdefault(step["atom_id"], []).append(step)
     for steps in found.values():
         steps.sort(key=lambda e: (e.get("at", ""), e["id"]))
     return found
@@ -226,19 +228,15 @@ async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
             new.append(record)
     jsonl.redact_records(new)  # what is skipped is never redacted: it is not stored
     await _embed(run, new)
-    events = [
-        StoredPoint(
-            str(e["id"]), {**{k: v for k, v in e.items() if k != "id"}, "tenant": run.tenant}
-        )
-        for r in new
-        for e in r.events
-    ]
-    # the audit log is append-only: an event id already there (a resumed import) stays as is
-    logged = {
-        p.id
-        for p in await engine.store.retrieve("events", [e.id for e in events], with_payload=False)
-    }
-    events = [e for e in events if e.id not in logged]
+    # The audit log is append-only: an event whose id the store holds (a resumed import, or
+    # a file naming another memory's event) is not written again, nor is a bundle already
+    # there. The others go in bundles (memhub.engine.audit): a point per event was most of
+    # what an import's events cost.
+    steps = [e for r in new for e in r.events]
+    events = audit.bundles(await _unlogged(engine, steps), run.tenant)
+    there = await engine.store.retrieve("events", [e.id for e in events], with_payload=False)
+    bundled = {p.id for p in there}
+    events = [e for e in events if e.id not in bundled]
     points = [
         StoredPoint(
             r.pid,
@@ -253,6 +251,12 @@ async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
         await engine.store.upsert("memories", points)
     run.result.imported += len(new)
     run.progress.advance(len(batch))
+
+
+async def _unlogged(engine: Engine, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    ids = [str(e["id"]) for e in steps]
+    logged = {p.id for p in await engine.store.retrieve("events", ids, with_payload=False)}
+    return [e for e in steps if e["id"] not in logged] if logged else steps
 
 
 async def _embed(run: _Run, records: list[jsonl.Record]) -> None:

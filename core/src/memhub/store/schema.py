@@ -73,7 +73,8 @@ INDEXES: dict[Collection, IndexSpec] = {
     "events": IndexSpec(
         keyword=("atom_id", "kind", "tenant"),
         datetime=("at",),
-        packed=("action", "from", "to", "reason", "by", "related"),
+        # ``bundle``: the steps of a bundle (memhub.engine.audit), one JSON string on Edge
+        packed=("action", "from", "to", "reason", "by", "related", "bundle"),
     ),
     "meta": IndexSpec(),
     # LangGraph checkpointer (memhub-langgraph); payload only.
