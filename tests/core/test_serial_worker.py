@@ -84,3 +84,33 @@ def test_shutdown_finishes_what_is_queued():
         worker.submit(done.append, i)
     worker.shutdown()
     assert done == [0, 1, 2]
+
+
+def test_a_blocking_caller_gets_the_same_service_without_a_loop():
+    worker = SerialWorker("memhub-test")
+    release = threading.Event()
+    try:
+        here = threading.current_thread().name
+        assert worker.call(lambda: threading.current_thread().name, inline=True) == here
+        assert worker.call(lambda: threading.current_thread().name) == "memhub-test"
+        with pytest.raises(ZeroDivisionError):
+            worker.call(lambda: 1 / 0, inline=True)
+
+        worker.submit(release.wait, 5)
+        got: list[str] = []
+        waiter = threading.Thread(
+            target=lambda: got.append(
+                worker.call(lambda: threading.current_thread().name, inline=True)
+            )
+        )
+        waiter.start()
+        waiter.join(0.05)
+        assert waiter.is_alive()  # queued behind the long call, not run beside it
+        release.set()
+        waiter.join(5)
+        assert got == ["memhub-test"]
+        with pytest.raises(RuntimeError, match="deadlock"):
+            worker.call(worker.call, lambda: None)  # from the worker itself
+    finally:
+        release.set()
+        worker.shutdown()

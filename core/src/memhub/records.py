@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -29,6 +30,7 @@ from weakref import WeakKeyDictionary
 from memhub.engine.payload import ITEM_LAYERS, as_memory, as_stored
 from memhub.errors import InvalidInputError
 from memhub.store.base import Collection, IsEmpty, Match, MatchAny, StoredPoint, Where
+from memhub.store.edge import EdgeStore
 
 if TYPE_CHECKING:
     from memhub.client import MemoryClient
@@ -39,6 +41,7 @@ RECORD_COLLECTIONS: tuple[Collection, ...] = ("memories", "checkpoints", "checkp
 _LEGACY_TENANT = "local"
 # writes through the record API of every client of a store, per collection (Records.writes)
 _WRITES: WeakKeyDictionary[Any, Counter[str]] = WeakKeyDictionary()
+_WRITES_GUARD = threading.Lock()  # put_now counts from other threads than the engine's
 
 
 class Records:
@@ -53,23 +56,23 @@ class Records:
 
     def writes(self, collection: Collection) -> int | None:
         """A count that grows with every write to ``collection`` through the record API of any
-        client of this store (counted on the engine's loop as the call returns, failed or
-        not) and with every opening of the store; ``None`` when other processes can write the
-        records too (a Qdrant server, a store reached through the hub) or the store is closed.
+        client of this store (counted as the call returns, failed or not: on the engine's
+        loop, or on the caller's thread for ``put_now``) and with every opening of the
+        store; ``None`` when other processes can write the records too (a Qdrant server, a
+        store reached through the hub) or the store is closed.
 
         While it grows only by an adapter's own writes, what the adapter read and wrote is
         still what the store holds: ``memhub_langgraph`` caches the latest checkpoint of a
         thread on it. Reading it costs no call to the engine.
         """
-        from memhub.store.edge import EdgeStore
-
         engine = self._client.engine
         store = engine.store
         if self._client._remote is not None or not engine._opened:
             return None
         if not isinstance(store, EdgeStore):  # only Qdrant Edge is held by one process
             return None
-        return _WRITES.get(store, Counter())[collection] + store.opened
+        counts = _WRITES.get(store)
+        return (counts[collection] if counts else 0) + store.opened
 
     # -- the API: each call runs on the engine's owner loop, or on the hub ---------------
 
@@ -112,6 +115,36 @@ class Records:
         ``MemoryStore.upsert``.
         """
         await self._run("put", collection, list(points), only_if=only_if)
+
+    def put_now(
+        self,
+        collection: Collection,
+        points: Sequence[StoredPoint],
+        *,
+        only_if: Where | None = None,
+        counted: Callable[[], None] | None = None,
+    ) -> bool:
+        """``put`` on the calling thread, for a caller on no event loop: the write runs here
+        (or on the store's worker, this thread waiting) without the two thread hand-offs to
+        the engine's loop and back. Only where this process holds the store (where
+        ``writes`` is not ``None``); ``False``, with nothing done, elsewhere: use ``put``.
+
+        ``counted``, after a write that succeeded, runs as it is counted in ``writes``, no
+        other ``put_now`` counted in between: a cache of the caller's own writes stays exact.
+        """
+        store = self._client.engine.store
+        if self.writes(collection) is None or not isinstance(store, EdgeStore):
+            return False
+        prepared = self._prepared(collection, points)
+        done = None
+        try:
+            store.upsert_now(
+                collection, prepared, only_if=only_if, check=self._refuse_others(collection)
+            )
+            done = counted
+        finally:
+            self._wrote(collection, done)
+        return True
 
     async def insert(self, payloads: Sequence[dict[str, Any]], texts: Sequence[str | None]) -> None:
         """Store item records in ``memories``, each embedded from its text
@@ -175,17 +208,20 @@ class Records:
     async def _put(
         self, collection: Collection, points: list[StoredPoint], *, only_if: Where | None
     ) -> None:
-        _check_ids([p.id for p in points])
-        points = [
-            StoredPoint(p.id, self._tagged(collection, p.payload), p.dense, p.sparse)
-            for p in points
-        ]
+        points = self._prepared(collection, points)
         try:
             await self._client.engine.store.upsert(
                 collection, points, only_if=only_if, check=self._refuse_others(collection)
             )
         finally:
             self._wrote(collection)
+
+    def _prepared(self, collection: Collection, points: Sequence[StoredPoint]) -> list[StoredPoint]:
+        _check_ids([p.id for p in points])
+        return [
+            StoredPoint(p.id, self._tagged(collection, p.payload), p.dense, p.sparse)
+            for p in points
+        ]
 
     async def _insert(self, payloads: list[dict[str, Any]], texts: list[str | None]) -> None:
         from memhub.ids import to_point_id
@@ -205,8 +241,11 @@ class Records:
         finally:
             self._wrote(collection)
 
-    def _wrote(self, collection: Collection) -> None:
-        _WRITES.setdefault(self._client.engine.store, Counter())[collection] += 1
+    def _wrote(self, collection: Collection, counted: Callable[[], None] | None = None) -> None:
+        with _WRITES_GUARD:
+            _WRITES.setdefault(self._client.engine.store, Counter())[collection] += 1
+            if counted is not None:
+                counted()
 
     async def _search(
         self, query: str, where: Where, limit: int

@@ -314,6 +314,10 @@ class RemoteRecords:
         """Always ``None``: other clients of the server write its records too."""
         return None
 
+    def put_now(self, collection: Collection, points: Any, **kwargs: Any) -> bool:
+        """Always ``False``, nothing done: a server's records are written with ``put``."""
+        return False
+
 
 class RemoteClient:
     """:class:`memhub.MemoryClient`'s API over HTTP (see the module docstring).

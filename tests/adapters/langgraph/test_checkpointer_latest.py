@@ -186,3 +186,107 @@ def test_every_write_through_any_client_of_the_engine_is_counted(make_client):
     _run(two.records.delete("checkpoint_writes", [point.id]))
     assert one.records.writes("checkpoint_writes") == before + 2
     assert two.records.writes("checkpoints") == one.records.writes("checkpoints")
+
+
+class _BlockedLoop:
+    """Holds the engine's loop busy (a coroutine that blocks its thread) until released."""
+
+    def __init__(self, client: MemoryClient) -> None:
+        import threading
+
+        self.started, self.release = threading.Event(), threading.Event()
+
+        async def block() -> bool:
+            self.started.set()
+            return self.release.wait(3)  # False: what ran meanwhile waited for the loop
+
+        self.done = client.engine.owner.submit(block())
+        assert self.started.wait(5)
+
+    def __enter__(self) -> _BlockedLoop:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release.set()
+        assert self.done.result(5), "the call waited for the engine's loop"
+
+
+def test_a_sync_record_write_runs_on_the_callers_thread_tagged_and_counted(make_client):
+    from memhub.store.base import StoredPoint
+
+    client = make_client("s")
+    _run(client.open())
+    mine = StoredPoint("7d3f4b8e-2c1a-4e5f-9a6b-1c2d3e4f5a6b", {"thread_id": "t"})
+    before, seen = client.records.writes("checkpoint_writes"), []
+    with _BlockedLoop(client):  # the write needs no hand-off to the engine's loop
+        assert client.records.put_now("checkpoint_writes", [mine], counted=lambda: seen.append(1))
+        assert client.records.writes("checkpoint_writes") == before + 1 and seen == [1]
+    (stored,) = _run(client.records.get("checkpoint_writes", [mine.id]))
+    assert stored.payload == {"thread_id": "t", "tenant": client.records.tenant}
+
+
+def test_a_sync_record_write_over_another_tenants_record_changes_nothing(make_client):
+    from memhub.errors import InvalidInputError
+    from memhub.store.base import StoredPoint
+
+    client = make_client("s")
+    _run(client.open())
+    pid = "7d3f4b8e-2c1a-4e5f-9a6b-1c2d3e4f5a6b"
+    theirs = StoredPoint(pid, {"thread_id": "t", "tenant": "acme"})
+    _run(client.engine.store.upsert("checkpoint_writes", [theirs]))
+    seen: list[int] = []
+    with pytest.raises(InvalidInputError, match="another tenant"):
+        client.records.put_now(
+            "checkpoint_writes",
+            [StoredPoint(pid, {"thread_id": "x"})],
+            counted=lambda: seen.append(1),
+        )
+    assert seen == []  # a failed write is counted, but not as the caller's own
+    (stored,) = _run(client.engine.store.retrieve("checkpoint_writes", [pid]))
+    assert stored.payload["tenant"] == "acme" and stored.payload["thread_id"] == "t"
+
+
+def test_a_sync_record_write_is_declined_where_other_processes_write(make_client):
+    from memhub.store.base import StoredPoint
+
+    client = make_client("s", "qdrant-local")
+    _run(client.open())
+    point = StoredPoint("7d3f4b8e-2c1a-4e5f-9a6b-1c2d3e4f5a6b", {"thread_id": "t"})
+    assert client.records.put_now("checkpoint_writes", [point]) is False
+    assert _run(client.records.get("checkpoint_writes", [point.id])) == []
+
+
+def test_a_sync_step_does_not_wait_on_the_engines_loop(make_client):
+    """``graph.invoke`` writes its checkpoints on LangGraph's own threads, straight into the
+    store this process holds: no hand-off to the engine's loop and back for each write."""
+    client = make_client("s")
+    saver = MemHubCheckpointer(client)
+    graph, config = _graph(saver), {"configurable": {"thread_id": "t1"}}
+    graph.invoke({"turns": ["hi"]}, config)  # the first step reads the thread, on the loop
+    with _BlockedLoop(client):
+        graph.invoke({"turns": ["again"]}, config)
+    assert graph.get_state(config).values["turns"][-2:] == ["again", "reply 3"]
+
+
+class _FanState(TypedDict):
+    turns: Annotated[list[str], operator.add]
+
+
+def test_parallel_tasks_writing_at_once_keep_what_is_kept_exact(make_client, monkeypatch):
+    """Eight nodes of one super-step store their writes from eight threads at once, beside
+    the checkpoint's own put: what the saver keeps stays what the store holds."""
+    client = make_client("s")
+    saver = MemHubCheckpointer(client)
+    builder = StateGraph(_FanState)
+    for i in range(8):
+        builder.add_node(f"n{i}", lambda state, i=i: {"turns": [f"n{i}"]})
+        builder.add_edge(START, f"n{i}")
+        builder.add_edge(f"n{i}", END)
+    graph, config = builder.compile(checkpointer=saver), {"configurable": {"thread_id": "t1"}}
+    reads = _reads(client, monkeypatch)
+    for turn in range(6):
+        graph.invoke({"turns": [f"turn {turn}"]}, config)
+        _same(saver.get_tuple(config), MemHubCheckpointer(client).get_tuple(config))
+    assert len(graph.get_state(config).values["turns"]) == 6 * 9
+    kept_reads = reads["count"] - 6  # each fresh saver above read the store once
+    assert kept_reads <= 1  # the saver itself read it only for the thread's first step

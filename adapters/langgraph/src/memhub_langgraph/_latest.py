@@ -19,9 +19,12 @@ true. So another checkpointer on the same store, a hub serving other processes, 
 write that failed halfway, or this checkpointer's own maintenance calls all make
 every entry a miss, read again from the store. ``Records.writes`` is ``None`` where
 other processes can write (a Qdrant server, a store reached through the hub): there
-nothing is kept. Counts and own writes change on the engine's loop, in the step in
-which a write returns, so on that loop the difference is exact; read from another
-thread it can only come out too high (a miss).
+nothing is kept. A write is counted, and counted as the checkpointer's own, together:
+on the engine's loop in the step in which it returns (the async face), or on the
+writing thread under the record API's count lock (the sync face, ``Records.put_now``).
+So where the count changes the difference is exact; read anywhere else it can only
+come out too high (a miss). The entries themselves change under a lock of their own,
+since LangGraph writes from several threads at once.
 
 Pending writes may be stored before their checkpoint: LangGraph saves a step's
 checkpoint and its tasks' writes from different threads. While an entry is kept,
@@ -34,6 +37,7 @@ seen. Otherwise the entry is dropped and the next ``get_tuple`` reads the store.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -86,6 +90,7 @@ class LatestCache:
         self._entries: OrderedDict[Key, Latest] = OrderedDict()
         self._mine = 0  # this checkpointer's writes to the checkpoint collections
         self._fills: list[_Fill] = []
+        self._lock = threading.Lock()  # over _entries, _mine and _fills; never held across a wait
 
     def _others(self) -> int | None:
         mine = self._mine  # first: a write counted after it makes the difference larger
@@ -102,7 +107,7 @@ class LatestCache:
             return None
         return entry
 
-    # -- on the engine's loop ---------------------------------------------------------------
+    # -- as the store is read and written ----------------------------------------------------
 
     async def read(self, key: Key, read: Callable[[], Any]) -> Any:
         """``await read()``: the latest checkpoint of ``key`` from the store (its payload, and
@@ -113,18 +118,25 @@ class LatestCache:
             return await read()
         since = str(uuid6())
         fill = _Fill(key)
-        self._fills.append(fill)
+        with self._lock:
+            self._fills.append(fill)
         try:
             found = await read()
         finally:
-            self._fills.remove(fill)
-        if not fill.disturbed and self._others() == before:
-            payload, blobs, writes = found or (None, {}, {})
-            self._keep(key, Latest(payload, blobs, writes, before, since))
+            with self._lock:
+                self._fills.remove(fill)
+        with self._lock:
+            if not fill.disturbed and self._others() == before:
+                payload, blobs, writes = found or (None, {}, {})
+                self._keep(key, Latest(payload, blobs, writes, before, since))
         return found
 
     def put_done(self, key: Key, payload: Payload, blobs: Mapping[str, Payload]) -> None:
         """Call right after a checkpoint (``payload``) and its new ``blobs`` were stored."""
+        with self._lock:
+            self._put_done(key, payload, blobs)
+
+    def _put_done(self, key: Key, payload: Payload, blobs: Mapping[str, Payload]) -> None:
         self._mine += 1
         self._disturb(key)
         entry = self._valid(key)
@@ -151,6 +163,12 @@ class LatestCache:
         self, key: Key, checkpoint_id: str, points: Sequence[StoredPoint], *, insert_only: bool
     ) -> None:
         """Call right after pending writes were stored (``insert_only``: existing ones kept)."""
+        with self._lock:
+            self._writes_done(key, checkpoint_id, points, insert_only)
+
+    def _writes_done(
+        self, key: Key, checkpoint_id: str, points: Sequence[StoredPoint], insert_only: bool
+    ) -> None:
         self._mine += 1
         self._disturb(key)
 
@@ -175,10 +193,11 @@ class LatestCache:
 
     def forget_thread(self, thread_id: str) -> None:
         """Before and after deleting every record of a thread: nothing of it is kept."""
-        for key in [k for k in self._entries if k[0] == thread_id]:
-            self._entries.pop(key, None)
-        for fill in self._fills:
-            fill.disturbed |= fill.key[0] == thread_id
+        with self._lock:
+            for key in [k for k in self._entries if k[0] == thread_id]:
+                self._entries.pop(key, None)
+            for fill in self._fills:
+                fill.disturbed |= fill.key[0] == thread_id
 
     def _disturb(self, key: Key) -> None:
         for fill in self._fills:

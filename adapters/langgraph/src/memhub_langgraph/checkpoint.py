@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -155,7 +155,10 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
-        return self._runner.run(self._put(config, checkpoint, metadata, new_versions), "put")
+        self._runner.check("put")
+        points, done, stored = self._checkpoint_points(config, checkpoint, metadata, new_versions)
+        self._write_now("checkpoints", points, None, done, "put")
+        return stored
 
     def put_writes(
         self,
@@ -164,7 +167,9 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         task_id: str,
         task_path: str = "",
     ) -> None:
-        return self._runner.run(self._put_writes(config, writes, task_id, task_path), "put_writes")
+        self._runner.check("put_writes")
+        for points, only_if, done in self._write_groups(config, writes, task_id, task_path):
+            self._write_now("checkpoint_writes", points, only_if, done, "put_writes")
 
     def delete_thread(self, thread_id: str) -> None:
         return self._runner.run(self._delete_thread(thread_id), "delete_thread")
@@ -205,7 +210,9 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
-        return await self._runner.arun(self._put(config, checkpoint, metadata, new_versions))
+        points, done, stored = self._checkpoint_points(config, checkpoint, metadata, new_versions)
+        await self._runner.arun(self._write("checkpoints", points, None, done))
+        return stored
 
     async def aput_writes(
         self,
@@ -214,7 +221,8 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         task_id: str,
         task_path: str = "",
     ) -> None:
-        return await self._runner.arun(self._put_writes(config, writes, task_id, task_path))
+        for points, only_if, done in self._write_groups(config, writes, task_id, task_path):
+            await self._runner.arun(self._write("checkpoint_writes", points, only_if, done))
 
     async def adelete_thread(self, thread_id: str) -> None:
         return await self._runner.arun(self._delete_thread(thread_id))
@@ -247,13 +255,40 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             return None
         return codec.build_tuple(self.serde, entry.checkpoint, entry.blobs, entry.writes.values())
 
-    async def _put(
+    def _write_now(
+        self,
+        collection: str,
+        points: list[StoredPoint],
+        only_if: Where | None,
+        done: Callable[[], None],
+        method: str,
+    ) -> None:
+        """Store ``points`` from a sync caller, then ``done()``: on this thread where this
+        process holds the store (no hand-off to the engine's loop and back, two thread
+        wake-ups each way per write, 5 writes per graph step), else through the loop."""
+        records = self.client.records
+        if not records.put_now(collection, points, only_if=only_if, counted=done):
+            self._runner.run(self._write(collection, points, only_if, done), method)
+
+    async def _write(
+        self,
+        collection: str,
+        points: list[StoredPoint],
+        only_if: Where | None,
+        done: Callable[[], None],
+    ) -> None:
+        await self._store.upsert(collection, points, only_if=only_if)
+        done()
+
+    def _checkpoint_points(
         self,
         config: RunnableConfig,
         checkpoint: Checkpoint,
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
-    ) -> RunnableConfig:
+    ) -> tuple[list[StoredPoint], Callable[[], None], RunnableConfig]:
+        """The points that store a checkpoint, what to tell the cache once they are stored,
+        and the config that names the stored checkpoint."""
         conf = config["configurable"]
         thread_id, ns, checkpoint_id = (
             str(conf["thread_id"]),
@@ -298,17 +333,21 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         }
         blobs = {p.id: p.payload for p in points}
         points.append(StoredPoint(codec.pid("checkpoint", thread_id, ns, checkpoint_id), payload))
-        await self._store.upsert("checkpoints", points)
-        self._latest.put_done((thread_id, ns), payload, blobs)
-        return codec.conf(thread_id, ns, checkpoint_id)
 
-    async def _put_writes(
+        def done() -> None:
+            self._latest.put_done((thread_id, ns), payload, blobs)
+
+        return points, done, codec.conf(thread_id, ns, checkpoint_id)
+
+    def _write_groups(
         self,
         config: RunnableConfig,
         writes: Sequence[tuple[str, Any]],
         task_id: str,
         task_path: str,
-    ) -> None:
+    ) -> list[tuple[list[StoredPoint], Where | None, Callable[[], None]]]:
+        """Pending writes as the upserts that store them, in order: each its points, its
+        ``only_if`` and what to tell the cache once they are stored."""
         conf = config["configurable"]
         thread_id, ns, checkpoint_id = (
             str(conf["thread_id"]),
@@ -334,12 +373,18 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             (regular if idx >= 0 else special).append(point)
         # A retried task must not duplicate or overwrite its regular writes; errors and
         # interrupts (negative idx) are replaced by the latest.
-        for group, only_if in ((regular, _NEVER), (special, None)):
-            if group:
-                await self._store.upsert("checkpoint_writes", group, only_if=only_if)
-                self._latest.writes_done(
-                    (thread_id, ns), checkpoint_id, group, insert_only=only_if is not None
-                )
+        key = (thread_id, ns)
+
+        def done(group: list[StoredPoint], only_if: Where | None) -> Callable[[], None]:
+            return lambda: self._latest.writes_done(
+                key, checkpoint_id, group, insert_only=only_if is not None
+            )
+
+        return [
+            (group, only_if, done(group, only_if))
+            for group, only_if in ((regular, _NEVER), (special, None))
+            if group
+        ]
 
     async def _get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         thread_id, ns = _key(config)

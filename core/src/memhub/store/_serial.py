@@ -12,7 +12,8 @@ A short call (``inline=True``: a small write or lookup) runs on the calling thre
 instead when nothing is queued or running, which saves two thread hand-offs (waking the
 worker, then the caller). It holds up that thread no longer than the worker would: the
 binding holds the GIL while it works, so no other Python thread runs during a binding
-call wherever it is made.
+call wherever it is made. ``call`` is the same for a caller on no event loop (a thread
+that blocks until its result).
 """
 
 from __future__ import annotations
@@ -25,12 +26,16 @@ import queue
 import threading
 import weakref
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
-_Item = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.AbstractEventLoop | None", Any]
+# fn, args, and what to do with its result or exception (None: log an exception)
+_Item = tuple[
+    Callable[..., Any], tuple[Any, ...], "Callable[[Any, BaseException | None], None] | None"
+]
 
 
 class SerialWorker:
@@ -52,20 +57,49 @@ class SerialWorker:
     async def run(self, fn: Callable[..., T], *args: Any, inline: bool = False) -> T:
         """``fn(*args)`` on the worker (or here, when ``inline`` and the worker is idle); its
         result or exception, awaited."""
-        if inline and self._queued == 0 and self._busy.acquire(blocking=False):
-            try:
-                if self._queued == 0:  # nothing slipped in ahead of it
-                    return fn(*args)
-            finally:
-                self._busy.release()
+        if inline and (done := self._here(fn, args)) is not None:
+            return done[0]
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        self._put((fn, args, loop, future))
+
+        def settle(result: Any, error: BaseException | None) -> None:
+            # a closed loop (RuntimeError): no one is waiting for the result any more
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(_settle, future, result, error)
+
+        self._put((fn, args, settle))
         return await future
+
+    def call(self, fn: Callable[..., T], *args: Any, inline: bool = False) -> T:
+        """``run`` for a caller on no event loop: blocks this thread until ``fn(*args)`` ran."""
+        if threading.current_thread() is self._thread:
+            raise RuntimeError(f"{self.name}: call() from the worker itself would deadlock")
+        if inline and (done := self._here(fn, args)) is not None:
+            return done[0]
+        future: Future[T] = Future()
+
+        def settle(result: Any, error: BaseException | None) -> None:
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+        self._put((fn, args, settle))
+        return future.result()
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> None:
         """Queue ``fn(*args)`` without waiting for it; an exception is logged."""
-        self._put((fn, args, None, None))
+        self._put((fn, args, None))
+
+    def _here(self, fn: Callable[..., T], args: tuple[Any, ...]) -> tuple[T] | None:
+        """``(fn(*args),)`` run on this thread if the worker is idle, else ``None``."""
+        if self._queued == 0 and self._busy.acquire(blocking=False):
+            try:
+                if self._queued == 0:  # nothing slipped in ahead of it
+                    return (fn(*args),)
+            finally:
+                self._busy.release()
+        return None
 
     def shutdown(self) -> None:
         """Run what is queued, then stop the thread (idempotent; a later call starts anew)."""
@@ -86,21 +120,18 @@ class SerialWorker:
 
     def _serve(self) -> None:
         while (item := self._queue.get()) is not None:
-            fn, args, loop, future = item
+            fn, args, settle = item
             with self._busy:
                 try:
                     result, error = fn(*args), None
-                except BaseException as err:  # carried to the awaiting caller
+                except BaseException as err:  # carried to the waiting caller
                     result, error = None, err
             with self._guard:
                 self._queued -= 1
-            if loop is None:
-                if error is not None:
-                    log.error("%s: background call %s failed", self.name, fn, exc_info=error)
-                continue
-            # a closed loop (RuntimeError): no one is waiting for the result any more
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(_settle, future, result, error)
+            if settle is not None:
+                settle(result, error)
+            elif error is not None:
+                log.error("%s: background call %s failed", self.name, fn, exc_info=error)
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:

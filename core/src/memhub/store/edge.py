@@ -340,20 +340,45 @@ class EdgeStore:
         only_if: Where | None = None,
         check: Callable[[list[StoredPoint]], None] | None = None,
     ) -> None:
-        if not points:
-            return
+        if points:
+            args, short = self._upsert_call(collection, points, only_if, check)
+            await self._run(self._checked_update, *args, inline=short)
+            self._upserted(collection, len(points))
+
+    def upsert_now(
+        self,
+        collection: Collection,
+        points: Sequence[StoredPoint],
+        *,
+        only_if: Where | None = None,
+        check: Callable[[list[StoredPoint]], None] | None = None,
+    ) -> None:
+        """``upsert`` for a caller on no event loop: on this thread when the worker is idle
+        and the write is short, else on the worker, this thread waiting for it."""
+        if points:
+            args, short = self._upsert_call(collection, points, only_if, check)
+            self._worker.call(self._checked_update, *args, inline=short)
+            self._upserted(collection, len(points))
+
+    def _upsert_call(
+        self,
+        collection: Collection,
+        points: Sequence[StoredPoint],
+        only_if: Where | None,
+        check: Callable[[list[StoredPoint]], None] | None,
+    ) -> tuple[tuple[Any, ...], bool]:
+        """The arguments of ``_checked_update`` that make this upsert, and whether it is short
+        (may run on the caller's thread)."""
         layout = self._layout(collection)
         op = qe.UpdateOperation.upsert_points(
             [to_point(p, layout) for p in points], condition=to_edge_filter(only_if, layout)
         )
-        short = len(points) <= _SHORT
-        if check is None:
-            await self._run(self._update, collection, op, inline=short)
-        else:  # one call for both: a hand-off costs more than a small write
-            ids = [p.id for p in points]
-            await self._run(self._checked_update, collection, ids, check, op, inline=short)
+        ids = [p.id for p in points] if check is not None else []
+        return (collection, ids, check, op), len(points) <= _SHORT
+
+    def _upserted(self, collection: Collection, count: int) -> None:
         if collection == "memories":
-            self._unoptimized += len(points)
+            self._unoptimized += count
             every = _BULK_OPTIMIZE_EVERY if self._bulk else _OPTIMIZE_EVERY
             if self._unoptimized >= every:
                 self._unoptimized = 0
@@ -384,11 +409,14 @@ class EdgeStore:
         self,
         collection: Collection,
         ids: list[str],
-        check: Callable[[list[StoredPoint]], None],
+        check: Callable[[list[StoredPoint]], None] | None,
         op: qe.UpdateOperation,
     ) -> None:
+        """``op``, after ``check`` of the points ``ids`` as stored (one worker call for both:
+        a hand-off costs more than a small write)."""
         shard = self._shard(collection)
-        check([from_record(r, False) for r in shard.retrieve(list(ids), True, False)])
+        if check is not None:
+            check([from_record(r, False) for r in shard.retrieve(list(ids), True, False)])
         shard.update(op)
 
     def _optimize(self) -> None:
