@@ -30,6 +30,7 @@ from memhub.engine.hmg import (
 from memhub.engine.payload import CHAT_LAYERS, Memory, as_memory, as_stored
 from memhub.engine.procedures import content_of, vector_text
 from memhub.engine.records import GOVERNED, shown_content
+from memhub.engine.telling import prefer_telling
 from memhub.errors import InvalidInputError, InvalidTransitionError
 from memhub.ids import to_point_id
 from memhub.models import (
@@ -278,9 +279,17 @@ async def search_conversation(
             created_at=p["created_at"],
             occurred_at=p.get("occurred_at"),
         )
-        for p, s in prefer_speakers(query, answers_follow(hits), engine.rrf_k, who)[:limit]
+        for p, s in _ranked(query, hits, engine.rrf_k, who)[:limit]
     ]
     return ConversationResult(turns=turns)
+
+
+def _ranked(
+    query: str, hits: list[tuple[Memory, float]], rrf_k: int, who: set[str]
+) -> list[tuple[Memory, float]]:
+    """The pool's last re-ranks: an answer after its question, then the turns of the
+    participants named, then those that tell something (``telling``)."""
+    return prefer_telling(prefer_speakers(query, answers_follow(hits), rrf_k, who), rrf_k)
 
 
 async def _with_feedback(
