@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memhub.engine.conversation import CONTEXT
 from memhub.engine.telling import TELLING_WEIGHT, prefer_telling, tells, words
 
 
@@ -57,3 +58,14 @@ async def test_a_question_about_a_chat_finds_the_turn_telling_it_before_the_one_
         "Camping at t",
     ]
     assert turns[1].content.startswith("I went camping")
+
+
+def test_a_question_whose_answer_ranks_above_it_is_not_held_back_for_asking():
+    answer = {"id": "a", "content": "He's called Rex.", CONTEXT: "q"}
+    question = {"id": "q", "content": "Tomato, mostly. What's the name of your dog?"}
+    aside = {"id": "h", "content": "Cute! I went hiking in the Alps last summer."}
+    ranked = prefer_telling([(answer, 1.0), (question, 0.9), (aside, 0.8)], rrf_k=2)
+    assert [p["id"] for p, _ in ranked] == ["a", "q", "h"]
+    # not answered above it: the turn that tells passes it
+    ranked = prefer_telling([(answer, 1.0), (dict(question, id="q2"), 0.9), (aside, 0.8)], 2)
+    assert [p["id"] for p, _ in ranked] == ["a", "h", "q2"]

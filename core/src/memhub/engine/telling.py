@@ -21,7 +21,7 @@ import re
 from typing import Final
 
 from memhub._cjk import HAN
-from memhub.engine.conversation import is_question
+from memhub.engine.conversation import CONTEXT, is_question
 from memhub.engine.payload import Memory
 
 TELLING_WEIGHT: Final = 0.05
@@ -51,9 +51,10 @@ def words(text: str) -> float:
     return len(_LATIN_WORD.findall(text)) + len(_HAN_RUN.findall(text)) / 2
 
 
-def tells(text: str) -> float:
+def tells(text: str, answered: bool = False) -> float:
     """How much a turn looks like someone telling something, from -1 to 2: +1 when it speaks
-    in the first person, -1 when it ends by asking, up to +1 for its length.
+    in the first person, -1 when it ends by asking (unless ``answered``), up to +1 for its
+    length.
 
     Example:
         >>> tells("I signed up for a pottery class yesterday."), tells("Did you go?")
@@ -62,7 +63,7 @@ def tells(text: str) -> float:
     score = min(1.0, words(text) / FULL_TURN)
     if _FIRST_PERSON.search(text):
         score += 1.0
-    if is_question(text):
+    if not answered and is_question(text):
         score -= 1.0
     return score
 
@@ -72,13 +73,19 @@ def prefer_telling(
 ) -> list[tuple[Memory, float]]:
     """Re-rank turns (best first) by ``1 / (rank + rrf_k) + weight * tells(content)``.
 
-    Nothing is lost or added; scores are that sum normalised to 0..1 (1 = first, and
-    telling as much as a turn can).
+    A question whose answer (the turn indexed with it as its context) ranks above it is not
+    held back for asking: the answer was found, and the question is what it answers ("dog
+    name": "He's called Rex.", then "What's the name of your dog?"). Nothing is lost or
+    added; scores are that sum normalised to 0..1 (1 = first, and telling as much as a turn
+    can).
     """
     best = 1 / rrf_k + 2 * weight
-    score = {
-        p["id"]: 1 / (i + rrf_k) + weight * tells(p.get("content", ""))
-        for i, (p, _) in enumerate(hits)
-    }
+    answered: set[str] = set()
+    score: dict[str, float] = {}
+    for i, (p, _) in enumerate(hits):
+        told = tells(p.get("content", ""), answered=p["id"] in answered)
+        score[p["id"]] = 1 / (i + rrf_k) + weight * told
+        if context := p.get(CONTEXT):
+            answered.add(context)
     ranked = sorted((p for p, _ in hits), key=lambda p: (-round(score[p["id"]], 9), p["id"]))
     return [(p, round(min(1.0, max(0.0, score[p["id"]] / best)), 4)) for p in ranked]
