@@ -123,11 +123,13 @@ class Records:
         *,
         only_if: Where | None = None,
         counted: Callable[[], None] | None = None,
+        wait: bool = True,
     ) -> bool:
-        """``put`` on the calling thread, for a caller on no event loop: the write runs here
-        (or on the store's worker, this thread waiting) without the two thread hand-offs to
-        the engine's loop and back. Only where this process holds the store (where
-        ``writes`` is not ``None``); ``False``, with nothing done, elsewhere: use ``put``.
+        """``put`` on the calling thread: the write runs here (or on the store's worker, this
+        thread waiting) without the two thread hand-offs to the engine's loop and back. Only
+        where this process holds the store (where ``writes`` is not ``None``); ``False``,
+        with nothing done, elsewhere: use ``put``. A caller on an event loop passes
+        ``wait=False``: ``False`` too, nothing done, when the write would have to wait.
 
         ``counted``, after a write that succeeded, runs as it is counted in ``writes``, no
         other ``put_now`` counted in between: a cache of the caller's own writes stays exact.
@@ -135,16 +137,17 @@ class Records:
         store = self._client.engine.store
         if self.writes(collection) is None or not isinstance(store, EdgeStore):
             return False
-        prepared = self._prepared(collection, points)
-        done = None
+        prepared, check = self._prepared(collection, points), self._refuse_others(collection)
         try:
-            store.upsert_now(
-                collection, prepared, only_if=only_if, check=self._refuse_others(collection)
+            written = store.upsert_now(
+                collection, prepared, only_if=only_if, check=check, wait=wait
             )
-            done = counted
-        finally:
-            self._wrote(collection, done)
-        return True
+        except BaseException:
+            self._wrote(collection)  # counted all the same, but not as the caller's own
+            raise
+        if written:
+            self._wrote(collection, counted)
+        return written
 
     async def insert(self, payloads: Sequence[dict[str, Any]], texts: Sequence[str | None]) -> None:
         """Store item records in ``memories``, each embedded from its text

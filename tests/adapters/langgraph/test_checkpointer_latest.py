@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import operator
+import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, TypedDict
@@ -192,8 +193,6 @@ class _BlockedLoop:
     """Holds the engine's loop busy (a coroutine that blocks its thread) until released."""
 
     def __init__(self, client: MemoryClient) -> None:
-        import threading
-
         self.started, self.release = threading.Event(), threading.Event()
 
         async def block() -> bool:
@@ -266,6 +265,34 @@ def test_a_sync_step_does_not_wait_on_the_engines_loop(make_client):
     with _BlockedLoop(client):
         graph.invoke({"turns": ["again"]}, config)
     assert graph.get_state(config).values["turns"][-2:] == ["again", "reply 3"]
+
+
+def test_an_async_step_does_not_wait_on_the_engines_loop_while_the_store_is_idle(make_client):
+    client = make_client("s")
+    saver = MemHubCheckpointer(client)
+    graph, config = _graph(saver), {"configurable": {"thread_id": "t1"}}
+    _run(graph.ainvoke({"turns": ["hi"]}, config))
+    with _BlockedLoop(client):
+        _run(graph.ainvoke({"turns": ["again"]}, config))
+    assert graph.get_state(config).values["turns"][-2:] == ["again", "reply 3"]
+
+
+def test_an_async_write_never_waits_for_a_busy_store_on_the_callers_loop(make_client):
+    from memhub.store.base import StoredPoint
+
+    client = make_client("s")
+    _run(client.open())
+    store, release = client.engine.store, threading.Event()
+    store._worker.submit(release.wait, 5)  # the store's worker is busy
+    point = StoredPoint("7d3f4b8e-2c1a-4e5f-9a6b-1c2d3e4f5a6b", {"thread_id": "t"})
+    before = client.records.writes("checkpoint_writes")
+    try:
+        assert client.records.put_now("checkpoint_writes", [point], wait=False) is False
+        assert client.records.writes("checkpoint_writes") == before  # nothing was written
+    finally:
+        release.set()
+    store._worker.call(lambda: None)  # idle again
+    assert client.records.put_now("checkpoint_writes", [point], wait=False) is True
 
 
 class _FanState(TypedDict):

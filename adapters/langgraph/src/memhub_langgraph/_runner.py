@@ -60,18 +60,23 @@ class LoopRunner:
                 f"synchronous {self.owner}.{method}() was called from the {self.owner}'s own event "
                 f"loop, where waiting would deadlock; await its async twin `a{method}(...)` there"
             )
-        if self._closed:
-            raise UsageError(f"this {self.owner} is closed")
+        self.check_open()
 
     async def arun(self, coro: Coroutine[Any, Any, T]) -> T:
         """Run ``coro`` on the loop and await it from any loop (the async face)."""
         self._check_open(coro)
         return await self._loop_owner.call(coro)
 
-    def _check_open(self, coro: Coroutine[Any, Any, Any]) -> None:
+    def check_open(self) -> None:
         if self._closed:
-            coro.close()
             raise UsageError(f"this {self.owner} is closed")
+
+    def _check_open(self, coro: Coroutine[Any, Any, Any]) -> None:
+        try:
+            self.check_open()
+        except UsageError:
+            coro.close()
+            raise
 
     def close(self) -> None:
         """Stop taking calls (idempotent); a private loop thread stops too."""

@@ -211,7 +211,7 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         points, done, stored = self._checkpoint_points(config, checkpoint, metadata, new_versions)
-        await self._runner.arun(self._write("checkpoints", points, None, done))
+        await self._awrite("checkpoints", points, None, done)
         return stored
 
     async def aput_writes(
@@ -222,7 +222,7 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         task_path: str = "",
     ) -> None:
         for points, only_if, done in self._write_groups(config, writes, task_id, task_path):
-            await self._runner.arun(self._write("checkpoint_writes", points, only_if, done))
+            await self._awrite("checkpoint_writes", points, only_if, done)
 
     async def adelete_thread(self, thread_id: str) -> None:
         return await self._runner.arun(self._delete_thread(thread_id))
@@ -269,6 +269,21 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         records = self.client.records
         if not records.put_now(collection, points, only_if=only_if, counted=done):
             self._runner.run(self._write(collection, points, only_if, done), method)
+
+    async def _awrite(
+        self,
+        collection: str,
+        points: list[StoredPoint],
+        only_if: Where | None,
+        done: Callable[[], None],
+    ) -> None:
+        """The same from an async caller: on its own loop while the store's worker is idle
+        (one short binding call, as the engine's loop would make it), never waiting for it
+        there; else through the engine's loop."""
+        self._runner.check_open()
+        records = self.client.records
+        if not records.put_now(collection, points, only_if=only_if, counted=done, wait=False):
+            await self._runner.arun(self._write(collection, points, only_if, done))
 
     async def _write(
         self,

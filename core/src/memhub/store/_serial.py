@@ -57,7 +57,7 @@ class SerialWorker:
     async def run(self, fn: Callable[..., T], *args: Any, inline: bool = False) -> T:
         """``fn(*args)`` on the worker (or here, when ``inline`` and the worker is idle); its
         result or exception, awaited."""
-        if inline and (done := self._here(fn, args)) is not None:
+        if inline and (done := self.here(fn, *args)) is not None:
             return done[0]
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
@@ -74,7 +74,7 @@ class SerialWorker:
         """``run`` for a caller on no event loop: blocks this thread until ``fn(*args)`` ran."""
         if threading.current_thread() is self._thread:
             raise RuntimeError(f"{self.name}: call() from the worker itself would deadlock")
-        if inline and (done := self._here(fn, args)) is not None:
+        if inline and (done := self.here(fn, *args)) is not None:
             return done[0]
         future: Future[T] = Future()
 
@@ -91,8 +91,9 @@ class SerialWorker:
         """Queue ``fn(*args)`` without waiting for it; an exception is logged."""
         self._put((fn, args, None))
 
-    def _here(self, fn: Callable[..., T], args: tuple[Any, ...]) -> tuple[T] | None:
-        """``(fn(*args),)`` run on this thread if the worker is idle, else ``None``."""
+    def here(self, fn: Callable[..., T], *args: Any) -> tuple[T] | None:
+        """``(fn(*args),)`` run on this thread if the worker is idle, else ``None`` (nothing
+        run): for a caller on an event loop that must not block waiting for the worker."""
         if self._queued == 0 and self._busy.acquire(blocking=False):
             try:
                 if self._queued == 0:  # nothing slipped in ahead of it

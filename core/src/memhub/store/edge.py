@@ -352,13 +352,20 @@ class EdgeStore:
         *,
         only_if: Where | None = None,
         check: Callable[[list[StoredPoint]], None] | None = None,
-    ) -> None:
-        """``upsert`` for a caller on no event loop: on this thread when the worker is idle
-        and the write is short, else on the worker, this thread waiting for it."""
-        if points:
-            args, short = self._upsert_call(collection, points, only_if, check)
+        wait: bool = True,
+    ) -> bool:
+        """``upsert`` on this thread when the worker is idle and the write is short, else on
+        the worker, this thread waiting for it; ``wait=False`` (a caller on an event loop):
+        ``False``, nothing written, instead of waiting."""
+        if not points:
+            return True
+        args, short = self._upsert_call(collection, points, only_if, check)
+        if wait:
             self._worker.call(self._checked_update, *args, inline=short)
-            self._upserted(collection, len(points))
+        elif not short or self._worker.here(self._checked_update, *args) is None:
+            return False
+        self._upserted(collection, len(points))
+        return True
 
     def _upsert_call(
         self,
