@@ -6,7 +6,8 @@ same time. Every call runs on one loop: for a local ``MemoryClient`` the owner
 loop of its engine (``memhub.engine.owner``), where the client's record calls
 run in place; for a remote client a private loop thread (its HTTP pool belongs
 to one loop). Async callers await the result without blocking; sync callers
-wait for it, except on that loop itself, where waiting would deadlock.
+wait for it, except on that loop itself, where waiting would deadlock. (The
+checkpointer's writes to a local Qdrant Edge store skip the loop: ``Records.put_now``.)
 """
 
 from __future__ import annotations

@@ -81,8 +81,10 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
 
     Every method has a sync and an async form; both run on one loop (the engine's,
     for a local client), so the saver can serve ``invoke`` and ``ainvoke`` at once.
-    On a local Qdrant Edge store the latest checkpoint of each thread is also kept
-    in memory while only this saver writes checkpoints (``memhub_langgraph._latest``).
+    On a local Qdrant Edge store the checkpoint writes skip that hop: they run on the
+    caller's thread (``Records.put_now``; an async caller only while the store is idle),
+    and the latest checkpoint of each thread is also kept in memory while only this
+    saver writes checkpoints (``memhub_langgraph._latest``).
     """
 
     def __init__(
