@@ -109,6 +109,35 @@ def test_named_speakers_are_whole_words_and_naming_everyone_prefers_no_one():
     assert named("小明上周去了哪里？", {"小明", "小红"}) == {"小明"}
 
 
+def test_a_question_naming_everyone_prefers_the_one_it_asks_about():
+    both = {"Alice", "Bob"}
+    assert named("What did Alice say about Bob's painting?", both) == {"Alice"}
+    assert named("What did Bob's sister give to Alice?", both) == set()  # neither is asked
+    assert named("Is it likely that Bob has friends besides Alice?", both) == {"Bob"}
+    assert named("How do Alice and Bob both relax?", both) == set()  # joined: neither
+    assert named("Alice & Bob?", both) == set()
+    assert named("What might Alice say Bob is like?", both) == set()  # both asked about
+    assert named("小明和小红去了哪里？", {"小明", "小红"}) == set()
+
+
+async def test_a_question_about_what_one_said_of_the_other_prefers_the_one_who_said_it(either):
+    await either.add(
+        messages=[
+            {
+                "role": "user",
+                "name": "Bob",
+                "content": "Bob: I finished my painting of the harbour.",
+            },
+            {"role": "assistant", "name": "Alice", "content": "Alice: The colours are lovely!"},
+            {"role": "user", "name": "Bob", "content": "Bob: Thanks! Painting calms me, Alice."},
+        ],
+        user_id="u1",
+    )
+    question = "What did Alice say about Bob's painting?"
+    turns = (await either.search_conversation(question, user_id="u1", limit=3)).turns
+    assert turns[0].content == "Alice: The colours are lovely!"
+
+
 def test_a_named_speakers_turn_climbs_and_nothing_is_lost():
     hits = [
         ({"id": "1", "speaker": "Bob"}, 1.0),

@@ -219,9 +219,13 @@ def followers(payload: Memory) -> Where:
 def named(query: str, speakers: set[str]) -> set[str]:
     """The speakers the query names, as whole words (Chinese names: anywhere in the query).
 
-    When it names every speaker in sight, two or more ("What do Alice and Bob share?"), it
-    prefers none of them, and the empty set is returned. One speaker in sight is preferred
-    when named: the turns that share a word with "What did Alice paint?" may all be hers.
+    When it names every speaker in sight, two or more, it prefers the ones it asks about:
+    "What did Alice say about Bob's painting?" and "What did Alice give to Bob?" are about
+    what Alice said, so a name in the possessive or after a preposition is not preferred
+    (``_asked_about``). When that leaves all or none of them ("What do Alice and Bob
+    share?"), none is preferred, and the empty set is returned. One speaker in sight is
+    preferred when named: the turns that share a word with "What did Alice paint?" may all
+    be hers.
     """
     words = set(_WORD.findall(query.lower()))
     lowered = query.lower()
@@ -230,7 +234,32 @@ def named(query: str, speakers: set[str]) -> set[str]:
         for s in speakers
         if s and (s.lower() in lowered if HAN_CHAR.search(s) else s.lower() in words)
     }
-    return hit if hit != speakers or len(hit) < 2 else set()
+    if hit != speakers or len(hit) < 2:
+        return hit
+    asked = {s for s in hit if _asked_about(query, s)}
+    return asked if len(asked) < len(hit) else set()
+
+
+# Words after which a name is an object, not whom a question asks about; "and" and "or"
+# join it to another name (both asked about, or neither).
+_OBJECT_BEFORE = re.compile(
+    r"(?:(?<![^\W_])(?:about|to|with|for|from|besides|than|of|at|by|towards?|and|or)|&)\s*$",
+    re.I,
+)
+_AFTER_NAME = re.compile(r"['’]s(?![^\W_])|\s+(?:and|or)\s|\s*&", re.I)
+
+
+def _asked_about(query: str, name: str) -> bool:
+    """Whether ``name`` stands in ``query`` as the one asked about: its first mention is not
+    in the possessive, after a preposition or joined to another name by "and" (English word
+    order; a Chinese name is never singled out this way).
+    """
+    if HAN_CHAR.search(name):
+        return False
+    m = re.search(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", query, re.I)
+    if m is None:
+        return False
+    return not (_OBJECT_BEFORE.search(query[: m.start()]) or _AFTER_NAME.match(query, m.end()))
 
 
 def speakers(hits: list[tuple[Memory, float]]) -> set[str]:
