@@ -27,6 +27,7 @@ may touch it, with the same rules as a read.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable, Sequence
 from itertools import product
@@ -41,6 +42,7 @@ BINDING_KEYS = ("workspace", "repository", "branch")
 _ANY = "\x00*"  # cannot collide with a real value: payload strings never hold NUL
 
 
+@functools.lru_cache(maxsize=1 << 14)  # a few per user and state: an import repeats them
 def _key(
     tenant: str, user: str, app: str, status: str, exposure: str, layer: str, binding: str
 ) -> str:

@@ -23,6 +23,7 @@ too): parsing 384 decimal numbers per line was most of an import's time.
 from __future__ import annotations
 
 import base64
+import re
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +47,8 @@ FORMAT = "memhub-export"
 VERSION = 1
 STATUSES = ("active", "superseded", "negated", "archived")
 EXPOSURES = ("visible", "quarantined", "sealed", "tombstoned")
+_CANONICAL = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+"""A point id as the store spells it (what an export writes): no need to parse it again."""
 _INTERNAL = (ACCESS_KEY,)  # derived from the other fields, recomputed on import
 
 
@@ -224,7 +227,8 @@ def _record(obj: Any, line: int, dim: int | None) -> Record:
         "'events' must be a list",
     )
     for event in events:
-        event["id"] = str(uuid.UUID(str(event["id"])))  # as the store spells point ids
+        if not isinstance(event["id"], str) or not _CANONICAL.fullmatch(event["id"]):
+            event["id"] = str(uuid.UUID(str(event["id"])))  # as the store spells point ids
         _check(event.get("atom_id") == atom_id, line, "an event belongs to another memory")
         _check(
             isinstance(event.get("at"), str) and isinstance(event.get("action"), str),

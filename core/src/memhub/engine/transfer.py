@@ -272,8 +272,9 @@ async def _embed(run: _Run, records: list[jsonl.Record]) -> None:
     # a raw turn is indexed with the turn before it (memhub.engine.conversation)
     turns = [r for r in todo if r.payload.get(CONTEXT)]
     todo = [r for r in todo if not r.payload.get(CONTEXT)]
-    batch = {r.payload["id"]: as_memory({**r.payload, "tenant": run.tenant}) for r in records}
-    await _embed_turns(run, turns, batch)
+    if turns:  # the batch's memories, as the context of its turns
+        batch = {r.payload["id"]: as_memory({**r.payload, "tenant": run.tenant}) for r in records}
+        await _embed_turns(run, turns, batch)
     for start in range(0, len(todo), EMBED_BATCH):
         chunk = todo[start : start + EMBED_BATCH]
         texts = [r.text for r in chunk if r.text is not None]  # all of them: see todo

@@ -68,6 +68,7 @@ INDEXES: dict[Collection, IndexSpec] = {
             "lessons",
             "superseded_by",
             "proactive",
+            "metadata",  # a dict: ~4 us to convert as a value of its own, nothing in _doc
         ),
     ),
     "events": IndexSpec(
