@@ -12,7 +12,7 @@ import pytest
 import qdrant_edge as qe
 
 from memhub.store import edge
-from memhub.store.base import IsEmpty, Match, MatchAny, StoredPoint, Where
+from memhub.store.base import DateRange, IsEmpty, Match, MatchAny, StoredPoint, Where
 from memhub.store.edge import EdgeStore
 from memhub.store.facets import (
     DOC,
@@ -48,8 +48,8 @@ MEMORY = {
 }
 
 
-PREVIOUS = {name: Layout.of(spec, in_doc=False) for name, spec in INDEXES.items()}
-WORDS = {name: Layout.of(spec, tokens="text") for name, spec in INDEXES.items()}
+PREVIOUS = {name: Layout.of(spec, in_doc=False, marked=()) for name, spec in INDEXES.items()}
+WORDS = {name: Layout.of(spec, tokens="text", marked=()) for name, spec in INDEXES.items()}
 
 
 @pytest.fixture
@@ -274,11 +274,12 @@ async def test_a_shard_in_an_earlier_layout_reads_back_alike(
 POINTS_READ = [StoredPoint(p.id, p.payload) for p in POINTS]
 
 
-async def test_a_new_memories_shard_builds_five_indexes_and_rev_still_filters(store):
+async def test_a_new_memories_shard_builds_four_indexes_and_rev_still_filters(store):
     """Each index is a pass over every payload when a segment is built: ``rev``, filtered
-    only by conditional writes that name their point, has none."""
+    only by conditional writes that name their point, has none, nor has ``expires_at``
+    (``test_expiry_is_found_by_its_mark_and_an_older_shard_by_its_index``)."""
     schema = await store._run(lambda: store._shard("memories").info().payload_schema)
-    assert set(schema) == {"ak", "user_id", FACETS, "created_at", "expires_at"}
+    assert set(schema) == {"ak", "user_id", FACETS, "created_at"}
     await store.upsert("memories", [StoredPoint(pid(1), dict(MEMORY), [1.0, 0, 0, 0])])
     stale = StoredPoint(pid(1), {**MEMORY, "rev": 4}, [1.0, 0, 0, 0])
     await store.upsert("memories", [stale], only_if=Where(must=(Match("rev", 2),)))
@@ -300,3 +301,57 @@ async def test_metadata_is_packed_and_a_point_holding_it_as_a_field_reads_back_a
         lambda: store._shard("memories").update(qe.UpdateOperation.upsert_points([point]))
     )
     assert [p.payload for p in await store.retrieve("memories", [pid(1), pid(2)])] == [MEMORY] * 2
+
+
+EXPIRING = [
+    StoredPoint(pid(1), {**MEMORY, "expires_at": "2024-01-01T00:00:00Z"}, [1.0, 0, 0, 0]),
+    StoredPoint(pid(2), {**MEMORY, "expires_at": "2030-01-01T00:00:00Z"}, [0, 1.0, 0, 0]),
+    StoredPoint(pid(3), dict(MEMORY), [0, 0, 1.0, 0]),
+]
+EXPIRY_FILTERS = [
+    Where(must=(Match("tenant", "local"), DateRange("expires_at", lte="2025-01-01T00:00:00Z"))),
+    Where(must=(DateRange("expires_at", gte="2025-01-01T00:00:00Z"),)),
+    Where(must=(IsEmpty("expires_at"),)),
+    Where(must_not=(IsEmpty("expires_at"),)),
+]
+
+
+async def _expiring(store: EdgeStore) -> list[list[str]]:
+    return [
+        sorted(p.id for p in (await store.scroll("memories", f, limit=10))[0])
+        for f in EXPIRY_FILTERS
+    ]
+
+
+async def test_expiry_is_found_by_its_mark_and_an_older_shard_by_its_index(tmp_path, monkeypatch):
+    """``expires_at`` (LangGraph items with a TTL) has no index: a record holding one is
+    marked, and a range on it is checked on the marked ones. A shard from before keeps its
+    index and answers alike, before and after ``compact()``."""
+    expected = [[pid(1)], [pid(2)], [pid(3)], [pid(1), pid(2)]]
+    store = EdgeStore(tmp_path / "new")
+    await store.open(4)
+    try:
+        await store.upsert("memories", EXPIRING)
+        assert _has(await _raw(store, pid(1)), present("expires_at"))
+        assert await _expiring(store) == expected
+        await store.optimize()
+        assert await _expiring(store) == expected
+    finally:
+        await store.close()
+
+    await _made_in(PREVIOUS, tmp_path / "old", monkeypatch, EXPIRING)
+    store = EdgeStore(tmp_path / "old")
+    await store.open(4)
+    try:
+        schema = await store._run(lambda: store._shard("memories").info().payload_schema)
+        assert "expires_at" in schema
+        assert await _expiring(store) == expected
+        await store.compact()
+        schema = await store._run(lambda: store._shard("memories").info().payload_schema)
+        assert "expires_at" not in schema
+        assert await _expiring(store) == expected
+        assert await store.retrieve("memories", [p.id for p in EXPIRING]) == [
+            StoredPoint(p.id, p.payload) for p in EXPIRING
+        ]
+    finally:
+        await store.close()

@@ -36,6 +36,12 @@ def _condition(c: Condition, layout: Layout) -> qe.ConditionType:
         faceted = _facet_condition(c, layout)
         if faceted is not None:
             return faceted
+    if isinstance(c, DateRange | IsEmpty) and c.key in layout.marked:
+        # no index holds the values: the mark narrows to the records holding one first
+        mark = _has(layout, [facets.present(c.key)])
+        if isinstance(c, IsEmpty):
+            return qe.Filter(must_not=[mark])
+        return qe.Filter(must=[mark, qe.FieldCondition(c.key, range=_range(c))])
     if isinstance(c, Match):
         # The binding reads a Python bool as the integer 1/0 (so it would match 1, never
         # true); numpy.bool_ is not an int and arrives as a real bool.
@@ -47,12 +53,16 @@ def _condition(c: Condition, layout: Layout) -> qe.ConditionType:
     if isinstance(c, IsEmpty):
         return qe.IsEmptyCondition(c.key)
     if isinstance(c, DateRange):
-        return qe.FieldCondition(c.key, range=qe.RangeDateTime(gte=c.gte, lte=c.lte))
+        return qe.FieldCondition(c.key, range=_range(c))
     if isinstance(c, HasVector):
         return qe.HasVectorCondition(c.name)
     if isinstance(c, Where):
         return edge_filter(c, layout)
     raise TypeError(f"unsupported condition {c!r}")
+
+
+def _range(c: DateRange) -> qe.RangeDateTime:
+    return qe.RangeDateTime(gte=c.gte, lte=c.lte)
 
 
 def _facet_condition(

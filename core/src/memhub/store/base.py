@@ -104,6 +104,10 @@ class IndexSpec:
     packed: tuple[str, ...] = ()
     """Keys no filter names: ``EdgeStore`` keeps them in one JSON string and refuses a
     filter on one (``memhub.store.facets``); a Qdrant server stores them as given."""
+    marked: tuple[str, ...] = ()
+    """Of ``datetime``, keys most records lack: ``EdgeStore`` builds no index of their values
+    but marks the records that hold one, and checks a range on those only
+    (``memhub.store.facets``); a Qdrant server indexes them as the other datetime keys."""
 
 
 @dataclass

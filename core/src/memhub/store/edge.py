@@ -132,7 +132,7 @@ def _create_indexes(
     wanted: dict[str, qe.PayloadSchemaParams] = {key: on_disk for key in spec.hot}
     if spec.tenant:
         wanted[spec.tenant] = qe.KeywordIndexParams(is_tenant=True, memory=qe.Memory.Cold)
-    if facets.facet_keys(spec):
+    if facets.facet_keys(spec) or layout.marked:
         wanted[facets.FACETS] = _facets_index(layout)
     wanted.update(
         {
@@ -140,7 +140,8 @@ def _create_indexes(
             for key in spec.integer
         }
     )
-    wanted.update({key: qe.DatetimeIndexParams(memory=qe.Memory.Cold) for key in spec.datetime})
+    dates = [key for key in spec.datetime if key not in layout.marked]
+    wanted.update({key: qe.DatetimeIndexParams(memory=qe.Memory.Cold) for key in dates})
     for key, schema in wanted.items():
         if key not in existing:
             shard.update(qe.UpdateOperation.create_field_index(key, schema))
@@ -236,9 +237,10 @@ class EdgeStore:
                 recorded = json.loads((folder / _LAYOUT_FILE).read_text())
                 in_doc = recorded.get("in_doc", False)
                 tokens = recorded.get("tokens", "text" if recorded.get("text") else "list")
-                layout = Layout.of(INDEXES[name], recorded["present"], in_doc, tokens)
+                marked = recorded.get("marked", ())  # recorded since; a shard before has none
+                layout = Layout.of(INDEXES[name], recorded["present"], in_doc, tokens, marked)
             elif (folder / "edge_config.json").exists():
-                layout = Layout.of(INDEXES[name], (), in_doc=False)
+                layout = Layout.of(INDEXES[name], (), in_doc=False, marked=())
             else:
                 layout = _KEYS[name]
             self._layouts[name] = layout
@@ -252,6 +254,7 @@ class EdgeStore:
             "present": sorted(layout.present),
             "in_doc": layout.in_doc,
             "tokens": layout.tokens,
+            "marked": sorted(layout.marked),
         }
         part = folder / (_LAYOUT_FILE + ".part")  # whole or absent: _layout may read it now
         part.write_text(json.dumps(recorded))

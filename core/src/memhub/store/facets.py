@@ -65,6 +65,9 @@ class Layout:
             index, ``"ints"``: their hashes (``hashed``) under an integer index, ``"text"``:
             one string of hashed words under a text index. Other than ``"list"`` only
             with ``in_doc``.
+        marked: datetime keys without an index of their own: a record holding one carries
+            a ``present`` token, and a range on one is checked on the marked records only
+            (``IndexSpec.marked``). A shard written before has none: it keeps the index.
     """
 
     keys: frozenset[str] = frozenset()
@@ -72,6 +75,7 @@ class Layout:
     packed: frozenset[str] = frozenset()
     in_doc: bool = False
     tokens: str = "list"
+    marked: frozenset[str] = frozenset()
 
     @classmethod
     def of(
@@ -80,13 +84,15 @@ class Layout:
         present: Iterable[str] | None = None,
         in_doc: bool = True,
         tokens: str = "ints",
+        marked: Iterable[str] | None = None,
     ) -> Layout:
-        """The layout of ``spec``; ``present``, ``in_doc``, ``tokens``: what a shard recorded
-        (default: today's layout)."""
+        """The layout of ``spec``; ``present``, ``in_doc``, ``tokens``, ``marked``: what a
+        shard recorded (default: today's layout)."""
         keys = facet_keys(spec)
-        marked = spec.optional if present is None else present
+        optional = spec.optional if present is None else present
         form = tokens if in_doc else "list"
-        return cls(keys, frozenset(marked) & keys, frozenset(spec.packed), in_doc, form)
+        dates = frozenset(spec.marked if marked is None else marked) & set(spec.datetime)
+        return cls(keys, frozenset(optional) & keys, frozenset(spec.packed), in_doc, form, dates)
 
     @property
     def hashed(self) -> bool:
@@ -171,6 +177,7 @@ def facets(payload: dict[str, Any], layout: Layout) -> list[str]:
         for item in value if isinstance(value, list) else (value,):
             if (t := token(key, item)) is not None:
                 out.append(t)
+    out += [present(key) for key in layout.marked if payload.get(key) not in (None, [])]
     return out
 
 
@@ -188,7 +195,7 @@ def stored(payload: dict[str, Any], layout: Layout) -> dict[str, Any]:
             doc[key] = value
     if doc:
         out[DOC] = orjson.dumps(doc).decode()
-    if keys:
+    if keys or layout.marked:
         tokens = facets(payload, layout)
         if layout.tokens == "ints":
             out[FACETS] = [hashed(t) for t in tokens]

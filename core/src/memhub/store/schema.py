@@ -41,6 +41,9 @@ INDEXES: dict[Collection, IndexSpec] = {
         # too; each index is a pass over every payload when a segment is built (~6 us a
         # memory, bench/README.md)
         datetime=("created_at", "expires_at"),
+        # only LangGraph items with a TTL have one: an index of it was a pass over every
+        # payload per segment build (~7 us a memory); the TTL sweep finds them by the mark
+        marked=("expires_at",),
         hot=("ak",),
         tenant="user_id",
         optional=(
