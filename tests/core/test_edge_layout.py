@@ -287,22 +287,6 @@ async def test_a_new_memories_shard_builds_four_indexes_and_rev_still_filters(st
     assert await store.count("memories", Where(must=(Match("rev", 3),))) == 1
 
 
-async def test_metadata_is_packed_and_a_point_holding_it_as_a_field_reads_back_alike(store):
-    """``metadata`` (a dict: ~4 us to convert as a value of its own) lives in ``_doc``; a point
-    written before, with it as a field, reads back the same."""
-    await store.upsert("memories", [StoredPoint(pid(1), dict(MEMORY), [1.0, 0, 0, 0])])
-    raw = await _raw(store, pid(1))
-    assert "metadata" not in raw and orjson.loads(raw[DOC])["metadata"] == MEMORY["metadata"]
-
-    doc = {k: v for k, v in orjson.loads(raw[DOC]).items() if k != "metadata"}
-    before = {**raw, DOC: orjson.dumps(doc).decode(), "metadata": MEMORY["metadata"]}
-    point = qe.Point(pid(2), {"dense": [0, 1.0, 0, 0]}, before)
-    await store._run(
-        lambda: store._shard("memories").update(qe.UpdateOperation.upsert_points([point]))
-    )
-    assert [p.payload for p in await store.retrieve("memories", [pid(1), pid(2)])] == [MEMORY] * 2
-
-
 EXPIRING = [
     StoredPoint(pid(1), {**MEMORY, "expires_at": "2024-01-01T00:00:00Z"}, [1.0, 0, 0, 0]),
     StoredPoint(pid(2), {**MEMORY, "expires_at": "2030-01-01T00:00:00Z"}, [0, 1.0, 0, 0]),

@@ -42,7 +42,7 @@ BINDING_KEYS = ("workspace", "repository", "branch")
 _ANY = "\x00*"  # cannot collide with a real value: payload strings never hold NUL
 
 
-@functools.lru_cache(maxsize=1 << 14)  # a few per user and state: an import repeats them
+@functools.lru_cache(maxsize=4096)  # a few per user and state: an import repeats them
 def _key(
     tenant: str, user: str, app: str, status: str, exposure: str, layer: str, binding: str
 ) -> str:

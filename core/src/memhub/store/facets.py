@@ -139,11 +139,13 @@ def present(key: str) -> str:
     return f"{key}\x1d"
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=1024)
 def hashed(facet: str) -> int:
     """A token as a signed 64-bit integer (``Layout.tokens == "ints"``). Cached: most of a
     memory's tokens (tenant, app, layer, status, ...) are the same for thousands of them, and
-    hashing the nine of an imported memory was ~9 us of its ~350 (bench/README.md)."""
+    hashing the nine of an imported memory was ~9 us of its ~350 (bench/README.md). Small:
+    the tokens met once (content hash, chain root) pass through, the repeated ones stay (a
+    cache of 65,536 held ~20 MB more in a process that loads 100k memories)."""
     return int.from_bytes(_digest(facet), "little", signed=True)
 
 

@@ -71,7 +71,6 @@ INDEXES: dict[Collection, IndexSpec] = {
             "lessons",
             "superseded_by",
             "proactive",
-            "metadata",  # a dict: ~4 us to convert as a value of its own, nothing in _doc
         ),
     ),
     "events": IndexSpec(
