@@ -31,6 +31,9 @@ def bundles(steps: Sequence[dict[str, Any]], tenant: str) -> list[StoredPoint]:
     (a resumed import) names the same point. Its ``at`` is its newest step's: a filter
     ``at >= t`` finds every bundle holding a step that matches it.
     """
+    # by memory id (a ULID: time order, the order an export reads memories in): a bundle
+    # then holds neighbours, and an export's page of memories matches few bundles
+    steps = sorted(steps, key=lambda s: str(s["atom_id"]))
     out = []
     for start in range(0, len(steps), BUNDLE_SIZE):
         chunk = [
