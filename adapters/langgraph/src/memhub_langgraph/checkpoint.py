@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,17 @@ _NOT_KEPT = object()
 def _key(config: RunnableConfig) -> tuple[str, str]:
     conf = config["configurable"]
     return str(conf["thread_id"]), conf.get("checkpoint_ns", "")
+
+
+@dataclass(frozen=True)
+class _Upsert:
+    """One write of the saver: ``points`` into ``collection`` (``only_if`` as
+    ``MemoryStore.upsert``), and ``done``, what to tell the cache once they are stored."""
+
+    collection: str
+    points: list[StoredPoint]
+    only_if: Where | None
+    done: Callable[[], None]
 
 
 class _Records:
@@ -158,8 +170,8 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         self._runner.check("put")
-        points, done, stored = self._checkpoint_points(config, checkpoint, metadata, new_versions)
-        self._write_now("checkpoints", points, None, done, "put")
+        upsert, stored = self._checkpoint_upsert(config, checkpoint, metadata, new_versions)
+        self._write_now(upsert, "put")
         return stored
 
     def put_writes(
@@ -170,8 +182,8 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         task_path: str = "",
     ) -> None:
         self._runner.check("put_writes")
-        for points, only_if, done in self._write_groups(config, writes, task_id, task_path):
-            self._write_now("checkpoint_writes", points, only_if, done, "put_writes")
+        for upsert in self._write_upserts(config, writes, task_id, task_path):
+            self._write_now(upsert, "put_writes")
 
     def delete_thread(self, thread_id: str) -> None:
         return self._runner.run(self._delete_thread(thread_id), "delete_thread")
@@ -212,8 +224,8 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
-        points, done, stored = self._checkpoint_points(config, checkpoint, metadata, new_versions)
-        await self._awrite("checkpoints", points, None, done)
+        upsert, stored = self._checkpoint_upsert(config, checkpoint, metadata, new_versions)
+        await self._awrite(upsert)
         return stored
 
     async def aput_writes(
@@ -223,8 +235,8 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         task_id: str,
         task_path: str = "",
     ) -> None:
-        for points, only_if, done in self._write_groups(config, writes, task_id, task_path):
-            await self._awrite("checkpoint_writes", points, only_if, done)
+        for upsert in self._write_upserts(config, writes, task_id, task_path):
+            await self._awrite(upsert)
 
     async def adelete_thread(self, thread_id: str) -> None:
         return await self._runner.arun(self._delete_thread(thread_id))
@@ -257,55 +269,42 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             return None
         return codec.build_tuple(self.serde, entry.checkpoint, entry.blobs, entry.writes.values())
 
-    def _write_now(
-        self,
-        collection: str,
-        points: list[StoredPoint],
-        only_if: Where | None,
-        done: Callable[[], None],
-        method: str,
-    ) -> None:
-        """Store ``points`` from a sync caller, then ``done()``: on this thread where this
-        process holds the store (no hand-off to the engine's loop and back, two thread
-        wake-ups each way per write, 5 writes per graph step), else through the loop."""
-        records = self.client.records
-        if not records.put_now(collection, points, only_if=only_if, counted=done):
-            self._runner.run(self._write(collection, points, only_if, done), method)
+    def _write_now(self, upsert: _Upsert, method: str) -> None:
+        """Make ``upsert`` from a sync caller: on this thread where this process holds the
+        store (no hand-off to the engine's loop and back, two thread wake-ups each way per
+        write, 5 writes per graph step), else through the loop."""
+        if not self._put_now(upsert, wait=True):
+            self._runner.run(self._write(upsert), method)
 
-    async def _awrite(
-        self,
-        collection: str,
-        points: list[StoredPoint],
-        only_if: Where | None,
-        done: Callable[[], None],
-    ) -> None:
+    async def _awrite(self, upsert: _Upsert) -> None:
         """The same from an async caller: on its own loop while the store's worker is idle
         (one short binding call, as the engine's loop would make it), never waiting for it
         there; else through the engine's loop."""
         self._runner.check_open()
-        records = self.client.records
-        if not records.put_now(collection, points, only_if=only_if, counted=done, wait=False):
-            await self._runner.arun(self._write(collection, points, only_if, done))
+        if not self._put_now(upsert, wait=False):
+            await self._runner.arun(self._write(upsert))
 
-    async def _write(
-        self,
-        collection: str,
-        points: list[StoredPoint],
-        only_if: Where | None,
-        done: Callable[[], None],
-    ) -> None:
-        await self._store.upsert(collection, points, only_if=only_if)
-        done()
+    def _put_now(self, upsert: _Upsert, *, wait: bool) -> bool:
+        return self.client.records.put_now(
+            upsert.collection,
+            upsert.points,
+            only_if=upsert.only_if,
+            counted=upsert.done,
+            wait=wait,
+        )
 
-    def _checkpoint_points(
+    async def _write(self, upsert: _Upsert) -> None:
+        await self._store.upsert(upsert.collection, upsert.points, only_if=upsert.only_if)
+        upsert.done()
+
+    def _checkpoint_upsert(
         self,
         config: RunnableConfig,
         checkpoint: Checkpoint,
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
-    ) -> tuple[list[StoredPoint], Callable[[], None], RunnableConfig]:
-        """The points that store a checkpoint, what to tell the cache once they are stored,
-        and the config that names the stored checkpoint."""
+    ) -> tuple[_Upsert, RunnableConfig]:
+        """The upsert that stores a checkpoint, and the config that names it."""
         conf = config["configurable"]
         thread_id, ns, checkpoint_id = (
             str(conf["thread_id"]),
@@ -354,17 +353,16 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         def done() -> None:
             self._latest.put_done((thread_id, ns), payload, blobs)
 
-        return points, done, codec.conf(thread_id, ns, checkpoint_id)
+        return _Upsert("checkpoints", points, None, done), codec.conf(thread_id, ns, checkpoint_id)
 
-    def _write_groups(
+    def _write_upserts(
         self,
         config: RunnableConfig,
         writes: Sequence[tuple[str, Any]],
         task_id: str,
         task_path: str,
-    ) -> list[tuple[list[StoredPoint], Where | None, Callable[[], None]]]:
-        """Pending writes as the upserts that store them, in order: each its points, its
-        ``only_if`` and what to tell the cache once they are stored."""
+    ) -> list[_Upsert]:
+        """Pending writes as the upserts that store them, in order."""
         conf = config["configurable"]
         thread_id, ns, checkpoint_id = (
             str(conf["thread_id"]),
@@ -398,7 +396,7 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             )
 
         return [
-            (group, only_if, done(group, only_if))
+            _Upsert("checkpoint_writes", group, only_if, done(group, only_if))
             for group, only_if in ((regular, _NEVER), (special, None))
             if group
         ]
