@@ -149,6 +149,32 @@ class Records:
             self._wrote(collection, counted)
         return written
 
+    def scroll_now(
+        self,
+        collection: Collection,
+        where: Where | None = None,
+        *,
+        limit: int = 256,
+        order_by: str | None = None,
+        descending: bool = False,
+        wait: bool = True,
+    ) -> list[StoredPoint] | None:
+        """The first page of ``scroll`` read on the calling thread, as ``put_now`` writes:
+        only where this process holds the store; ``None``, nothing read, elsewhere (use
+        ``scroll``) and, with ``wait=False``, when the read would have to wait."""
+        store = self._client.engine.store
+        if self.writes(collection) is None or not isinstance(store, EdgeStore):
+            return None
+        page = store.scroll_now(
+            collection,
+            self._narrow(collection, where),
+            limit=limit,
+            order_by=order_by,
+            descending=descending,
+            wait=wait,
+        )
+        return None if page is None else page[0]
+
     async def insert(self, payloads: Sequence[dict[str, Any]], texts: Sequence[str | None]) -> None:
         """Store item records in ``memories``, each embedded from its text
         (``None``: no vectors).

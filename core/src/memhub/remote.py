@@ -318,6 +318,10 @@ class RemoteRecords:
         """Always ``False``, nothing done: a server's records are written with ``put``."""
         return False
 
+    def scroll_now(self, collection: Collection, *args: Any, **kwargs: Any) -> None:
+        """Always ``None``, nothing read: a server's records are read with ``scroll``."""
+        return None
+
 
 class RemoteClient:
     """:class:`memhub.MemoryClient`'s API over HTTP (see the module docstring).

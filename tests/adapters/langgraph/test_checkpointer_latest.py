@@ -34,10 +34,10 @@ def _graph(checkpointer: MemHubCheckpointer):
 
 
 def _reads(client: MemoryClient, monkeypatch) -> Counter:
-    """Counts the scrolls and counts of ``client``'s engine (a checkpoint read makes both; a
-    write makes neither)."""
+    """Counts the scrolls and counts of ``client``'s engine (a checkpoint read makes both, or
+    one ``scroll_now`` for a thread that has none; a write makes neither)."""
     store, calls = client.engine.store, Counter()
-    for name in ("scroll", "count"):
+    for name in ("scroll", "count", "scroll_now")[: 3 if hasattr(store, "scroll_now") else 2]:
         monkeypatch.setattr(store, name, _counted(getattr(store, name), name, calls))
     return calls
 
@@ -70,11 +70,19 @@ def test_a_step_starts_from_memory_with_what_the_store_holds(make_client, monkey
     graph.invoke({"turns": ["hi"]}, config)
     for turn in range(3):
         graph.invoke({"turns": [f"turn {turn}"]}, config)
-    assert reads["count"] == 1  # only the first step read the store: the thread had nothing
+    assert reads == {"scroll_now": 1}  # only the first step read: the thread had nothing
     fresh = MemHubCheckpointer(make_client("s"))  # same store, nothing kept yet: reads it
     _same(saver.get_tuple(config), fresh.get_tuple(config))
     assert sum(reads.values()) > 0
     assert graph.get_state(config).values["turns"][-2:] == ["turn 2", "reply 7"]
+
+
+def test_a_thread_found_empty_is_read_again_once_another_writer_wrote_it(make_client):
+    mine, theirs = MemHubCheckpointer(make_client("s")), MemHubCheckpointer(make_client("s"))
+    config = {"configurable": {"thread_id": "t1"}}
+    assert mine.get_tuple(config) is None  # kept: the thread has no checkpoint
+    _graph(theirs).invoke({"turns": ["from them"]}, config)
+    _same(mine.get_tuple(config), theirs.get_tuple(config))
 
 
 def test_another_writer_on_the_same_store_is_seen_at_once(make_client):
@@ -265,6 +273,41 @@ def test_a_sync_step_does_not_wait_on_the_engines_loop(make_client):
     with _BlockedLoop(client):
         graph.invoke({"turns": ["again"]}, config)
     assert graph.get_state(config).values["turns"][-2:] == ["again", "reply 3"]
+
+
+def test_a_new_threads_first_step_does_not_wait_on_the_engines_loop(make_client):
+    """A new thread's ``get_tuple`` learns on the caller's thread that it has no checkpoint
+    (one short read, ``Records.scroll_now``), then keeps that as any read is kept."""
+    client = make_client("s")
+    saver = MemHubCheckpointer(client)
+    graph = _graph(saver)
+    graph.invoke({"turns": ["hi"]}, {"configurable": {"thread_id": "t0"}})
+    with _BlockedLoop(client):
+        for n in (1, 2):
+            graph.invoke({"turns": ["hi"]}, {"configurable": {"thread_id": f"t{n}"}})
+        _run(graph.ainvoke({"turns": ["hi"]}, {"configurable": {"thread_id": "t3"}}))
+    for n in (1, 2, 3):
+        config = {"configurable": {"thread_id": f"t{n}"}}
+        assert graph.get_state(config).values["turns"] == ["hi", "reply 1"]
+
+
+def test_a_sync_record_read_sees_only_the_tenants_records_and_only_where_held(make_client):
+    from memhub.store.base import Match, StoredPoint, Where
+
+    client = make_client("s")
+    _run(client.open())
+    where = Where(must=(Match("thread_id", "t"),))
+    theirs = StoredPoint("7d3f4b8e-2c1a-4e5f-9a6b-1c2d3e4f5a6b", {"thread_id": "t", "tenant": "x"})
+    _run(client.engine.store.upsert("checkpoint_writes", [theirs]))
+    assert client.records.scroll_now("checkpoint_writes", where) == []
+    mine = StoredPoint("0b5e7c1d-3f2a-4b6c-8d9e-0f1a2b3c4d5e", {"thread_id": "t"})
+    assert client.records.put_now("checkpoint_writes", [mine])
+    with _BlockedLoop(client):  # read here, not on the engine's loop
+        (found,) = client.records.scroll_now("checkpoint_writes", where)
+    assert found.id == mine.id and found.payload["tenant"] == client.records.tenant
+    remote = make_client("s", "qdrant-local")
+    _run(remote.open())
+    assert remote.records.scroll_now("checkpoint_writes", where) is None
 
 
 def test_an_async_step_does_not_wait_on_the_engines_loop_while_the_store_is_idle(make_client):

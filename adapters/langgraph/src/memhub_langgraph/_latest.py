@@ -37,9 +37,10 @@ seen. Otherwise the entry is dropped and the next ``get_tuple`` reads the store.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -117,19 +118,43 @@ class LatestCache:
         if before is None:
             return await read()
         since = str(uuid6())
+        with self._filling(key) as fill:
+            found = await read()
+        self._filled(key, fill, before, since, found)
+        return found
+
+    def none_now(self, key: Key, read: Callable[[], Sequence[Any] | None]) -> bool:
+        """Whether ``read()``, a page of ``key``'s checkpoints read on this thread (``None``
+        where it cannot be read so), found none; kept as ``read`` keeps it. The first step
+        of a new thread learns so without the engine's loop."""
+        before = self._others()
+        if before is None:
+            return False
+        since = str(uuid6())
+        with self._filling(key) as fill:
+            page = read()
+        if page is None or len(page) > 0:
+            return False
+        self._filled(key, fill, before, since, None)
+        return True
+
+    @contextlib.contextmanager
+    def _filling(self, key: Key) -> Iterator[_Fill]:
+        """A read of ``key`` in progress: a write to ``key`` meanwhile marks it disturbed."""
         fill = _Fill(key)
         with self._lock:
             self._fills.append(fill)
         try:
-            found = await read()
+            yield fill
         finally:
             with self._lock:
                 self._fills.remove(fill)
+
+    def _filled(self, key: Key, fill: _Fill, before: int, since: str, found: Any) -> None:
         with self._lock:
             if not fill.disturbed and self._others() == before:
                 payload, blobs, writes = found or (None, {}, {})
                 self._keep(key, Latest(payload, blobs, writes, before, since))
-        return found
 
     def put_done(self, key: Key, payload: Payload, blobs: Mapping[str, Payload]) -> None:
         """Call right after a checkpoint (``payload``) and its new ``blobs`` were stored."""

@@ -150,6 +150,8 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         self._runner.check("get_tuple")
         if (kept := self._kept(config)) is not _NOT_KEPT:
             return kept
+        if self._none_now(config, wait=True):
+            return None
         return self._runner.run(self._get_tuple(config), "get_tuple")
 
     def list(
@@ -202,8 +204,11 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
     # -- async face -----------------------------------------------------------------------
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        if not self._runner.closed and (kept := self._kept(config)) is not _NOT_KEPT:
-            return kept
+        if not self._runner.closed:
+            if (kept := self._kept(config)) is not _NOT_KEPT:
+                return kept
+            if self._none_now(config, wait=False):
+                return None
         return await self._runner.arun(self._get_tuple(config))
 
     async def alist(
@@ -268,6 +273,20 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         if entry.checkpoint is None:
             return None
         return codec.build_tuple(self.serde, entry.checkpoint, entry.blobs, entry.writes.values())
+
+    def _none_now(self, config: RunnableConfig, *, wait: bool) -> bool:
+        """Whether the thread namespace of ``config`` has no checkpoint yet, read on the
+        caller's thread where this process holds the store (``Records.scroll_now``): the
+        first step of a new thread makes one short read here instead of two through the
+        engine's loop. ``False`` where that cannot be known so (then the loop reads)."""
+        if get_checkpoint_id(config):
+            return False
+        thread_id, ns = key = _key(config)
+        where = codec.where(kind="checkpoint", thread_id=thread_id, checkpoint_ns=ns)
+        return self._latest.none_now(
+            key,
+            lambda: self.client.records.scroll_now("checkpoints", where, limit=1, wait=wait),
+        )
 
     def _write_now(self, upsert: _Upsert, method: str) -> None:
         """Make ``upsert`` from a sync caller: on this thread where this process holds the

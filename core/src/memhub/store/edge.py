@@ -477,6 +477,40 @@ class EdgeStore:
         descending: bool = False,
         with_vectors: bool = False,
     ) -> tuple[list[StoredPoint], str | None]:
+        scroll = self._scroll_call(
+            collection, where, limit, offset, order_by, descending, with_vectors
+        )
+        return await self._run(scroll)
+
+    def scroll_now(
+        self,
+        collection: Collection,
+        where: Where | None = None,
+        *,
+        limit: int = 100,
+        order_by: str | None = None,
+        descending: bool = False,
+        wait: bool = True,
+    ) -> tuple[list[StoredPoint], str | None] | None:
+        """``scroll`` on this thread when the worker is idle, else on the worker, this thread
+        waiting for it; ``wait=False`` (a caller on an event loop): ``None`` instead of
+        waiting. For a caller on no event loop, as ``upsert_now``."""
+        scroll = self._scroll_call(collection, where, limit, None, order_by, descending, False)
+        if wait:
+            return self._worker.call(scroll, inline=True)
+        done = self._worker.here(scroll)
+        return None if done is None else done[0]
+
+    def _scroll_call(
+        self,
+        collection: Collection,
+        where: Where | None,
+        limit: int,
+        offset: str | None,
+        order_by: str | None,
+        descending: bool,
+        with_vectors: bool,
+    ) -> Callable[[], tuple[list[StoredPoint], str | None]]:
         order = None
         if order_by:
             direction = qe.Direction.Desc if descending else qe.Direction.Asc
@@ -495,7 +529,7 @@ class EdgeStore:
             nxt = None if next_offset is None or order else point_id(next_offset)
             return [from_record(r, with_vectors) for r in records], nxt
 
-        return await self._run(scroll)
+        return scroll
 
     async def count(self, collection: Collection, where: Where | None = None) -> int:
         request = qe.CountRequest(
