@@ -33,6 +33,10 @@ async def test_hearsay_of_a_stored_fact_is_reported_as_a_correction_candidate(cl
     assert hearsay.epistemic == "actual"  # what is stored is unchanged...
     assert hearsay.suggested_correction == "demote"  # ...but the difference is reported
     assert "possible" in hearsay.note and fact.atom_id in hearsay.note
+    english = await client.memorize("The API gateway uses Kong")
+    heard = await client.memorize("I heard the API gateway uses Kong")
+    assert heard.effect == "no_op" and heard.atom_id == english.atom_id
+    assert heard.suggested_correction == "demote"
     guess = await client.memorize("缓存可能用 Redis", epistemic="possible")
     sure = await client.memorize("缓存可能用 Redis", epistemic="actual")
     assert sure.effect == "no_op" and sure.suggested_correction == "confirm_actual"
@@ -46,6 +50,10 @@ async def test_hearsay_of_a_stored_fact_is_reported_as_a_correction_candidate(cl
         ("We must never log tokens", "necessary", "negative"),
         ("考虑用 K8s 部署", "possible", "positive"),
         ("We might move to Rust", "possible", "positive"),
+        ("据说 CI 下周迁到 GitHub Actions", "possible", "positive"),
+        ("Apparently the staging DB is shared", "possible", "positive"),
+        ("We heard that the vendor drops SOAP", "possible", "positive"),
+        ("I heard back from the vendor: SOAP stays", "actual", "positive"),
         (PG16, "actual", "positive"),
         ("不用 MongoDB 做缓存", "actual", "negative"),
     ],

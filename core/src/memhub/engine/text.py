@@ -20,7 +20,10 @@ _NECESSARY = re.compile(
 _POSSIBLE = re.compile(
     r"可能|也许|或许|大概|应该是|好像|似乎|听说|据说|考虑|评估|打算|计划|待定|不确定|倾向于|候选|"
     r"\b(?:maybe|might|may|perhaps|probably|possibly|consider(?:ing)?|evaluat(?:e|ing)|"
-    r"thinking about|not sure|unsure|tbd|rumou?r(?:ed)?|likely|seems?|plan(?:ning)? to)\b",
+    r"thinking about|not sure|unsure|tbd|rumou?r(?:ed)?|likely|seems?|plan(?:ning)? to|"
+    # hearsay, as 听说/据说 above ("I heard back from them" is an event, not hearsay)
+    r"(?:i|we|i've|we've) heard(?! back)|heard that|reportedly|apparently|allegedly|"
+    r"supposedly|word is)\b",
     re.IGNORECASE,
 )
 _NEGATION = re.compile(
