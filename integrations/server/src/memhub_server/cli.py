@@ -85,20 +85,30 @@ def _digest_option(p) -> None:
         "--digest-every",
         metavar="DURATION",
         default=None,
-        help="run digest() for the scopes pending in dual mode every DURATION (e.g. 24h, 30m)",
+        help="run digest() for the scopes pending in dual mode every DURATION (24h, 30m; a "
+        "plain number is hours; default 24 in dual mode, 0 turns it off)",
     )
 
 
-def _schedule(inv: Invocation, service):
-    """The digest schedule asked for with ``--digest-every``, started (or ``None``)."""
+def _schedule(inv: Invocation, service, settings: Settings):
+    """The digest schedule asked for with ``--digest-every`` (24 hours in dual mode when not
+    given), started; ``None`` when it is off."""
+    from memhub_server.schedule import DUAL_DEFAULT, STATE_FILE, DigestSchedule, parse_interval
+
     every = getattr(inv.args, "digest_every", None)
+    if every is None and settings.mode == "dual":
+        every = DUAL_DEFAULT
     if every is None:
         return None
-    from memhub_server.schedule import DigestSchedule, parse_interval
-
-    schedule = DigestSchedule(service, parse_interval(every), lambda line: _say(f"memhub: {line}"))
+    seconds = parse_interval(every)
+    if seconds == 0:
+        _say("memhub: scheduled digest off (--digest-every 0)")
+        return None
+    state = Path(settings.storage_dir) / STATE_FILE
+    schedule = DigestSchedule(service, seconds, lambda line: _say(f"memhub: {line}"), state)
     schedule.start()
-    _say(f"memhub: digest of pending scopes every {every}")
+    unit = "" if every.strip()[-1:].isalpha() else "h"
+    _say(f"memhub: digest of pending scopes every {every.strip()}{unit}")
     return schedule
 
 
@@ -172,7 +182,7 @@ async def _serve_api(inv: Invocation) -> None:
     print(f"memhub REST API on http://{host}:{a.port} (store: {settings.storage_dir})", flush=True)
     print(f"memory inspector: http://{host}:{a.port}/ui/ (sign in with an API key)", flush=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    schedule = _schedule(inv, service)
+    schedule = _schedule(inv, service, settings)
     try:
         await server.serve(sockets=[sock])
     finally:
@@ -200,7 +210,7 @@ async def _serve(inv: Invocation, *, open_browser: bool = False) -> None:
         import webbrowser
 
         webbrowser.open(hub.inspector_url)
-    schedule = _schedule(inv, hub.service)
+    schedule = _schedule(inv, hub.service, settings)
     try:
         await hub.wait()
     finally:

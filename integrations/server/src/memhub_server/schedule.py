@@ -1,18 +1,24 @@
 """Scheduled digest: ``memhub serve --digest-every 24h`` (and ``serve-api``).
 
-The quickstart's Core mode derives L3 patterns in the background: every
-interval, each tenant with pending scopes (written in dual mode since the last
-digest) is digested once, and what was done is logged. A failed round is logged
-and retried at the next interval; it never stops the server.
+The quickstart's Core mode derives L3 patterns in the background: once the
+interval has passed since the last round that digested something (24 hours by
+default in dual mode; ``--digest-every 0`` turns it off), each tenant with
+pending scopes (written in dual mode since the last digest) is digested once,
+and what was done is logged. The time of that round is kept in the store's
+folder, so a hub restarted every day still digests once a day instead of never.
+A failed round is logged and retried one interval later; it never stops the server.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import re
+import time
 from collections.abc import Callable
+from pathlib import Path
 
 from memhub import UsageError
 from memhub.models import DigestResult
@@ -21,17 +27,22 @@ from memhub_server.service import MemoryService
 
 log = logging.getLogger("memhub.digest")
 
+STATE_FILE = "digest_schedule.json"
+"""In the store's folder: when the current interval started (the last round with work)."""
+DUAL_DEFAULT = "24"
+"""``--digest-every`` of a hub in dual mode when none is given: the quickstart's 24 hours."""
+
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
 
 
 def parse_interval(text: str) -> float:
-    """``"24h"``, ``"30m"``, ``"90s"``, ``"1d"`` or plain seconds -> seconds (> 0)."""
+    """``"24h"``, ``"30m"``, ``"90s"``, ``"1d"`` or a plain number of hours (the quickstart's
+    ``--digest-every 24``) -> seconds; ``0`` (off) -> ``0.0``."""
     found = _DURATION.match(text)
-    seconds = float(found[1]) * _UNITS[found[2] or "s"] if found else 0.0
-    if seconds <= 0:
-        raise UsageError(f"not a duration: {text!r} (e.g. 24h, 30m, 90s, 1d)")
-    return seconds
+    if found is None:
+        raise UsageError(f"not a duration: {text!r} (e.g. 24h, 30m, 90s, 1d; 0 turns it off)")
+    return float(found[1]) * _UNITS[found[2] or "h"]
 
 
 async def pending_tenants(service: MemoryService) -> list[str]:
@@ -61,14 +72,37 @@ class DigestSchedule:
         service: the server's store and models.
         interval: seconds between rounds (the first round runs one interval after start).
         report: where each round's summary line goes (default: the ``memhub.digest`` logger).
+        state: a file that keeps when the last round with work ran, across restarts (the first
+            round then runs one interval after that, at once if it is overdue).
     """
 
     def __init__(
-        self, service: MemoryService, interval: float, report: Callable[[str], None] | None = None
+        self,
+        service: MemoryService,
+        interval: float,
+        report: Callable[[str], None] | None = None,
+        state: Path | None = None,
     ) -> None:
         self.service, self.interval = service, interval
         self.report = report or log.info
+        self._state = state
+        self._since = self._load()
         self._task: asyncio.Task | None = None
+
+    def _load(self) -> float:
+        now = time.time()
+        if self._state is None:
+            return now
+        try:
+            return min(float(json.loads(self._state.read_text())["since"]), now)
+        except (OSError, ValueError, KeyError, TypeError):  # none yet, or unreadable
+            self._save(now)
+            return now
+
+    def _save(self, since: float) -> None:
+        if self._state is not None:
+            with contextlib.suppress(OSError):  # the schedule still runs, from memory
+                self._state.write_text(json.dumps({"since": since}))
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="memhub-digest")
@@ -82,12 +116,15 @@ class DigestSchedule:
 
     async def _run(self) -> None:
         while True:
-            await asyncio.sleep(self.interval)
+            await asyncio.sleep(max(0.0, self._since + self.interval - time.time()))
+            self._since = time.time()
             try:
                 done = await digest_pending(self.service)
             except Exception as err:  # a failed round must not stop the server
                 self.report(f"digest failed, retrying in {self.interval:g}s: {err!r}")
                 continue
+            if done:
+                self._save(self._since)
             if not done:
                 self.report("digest: no pending scopes")
             for tenant, result in done.items():
