@@ -102,6 +102,12 @@ async def test_repository_wildcard_alone_searches_every_project_on_any_branch(tm
         assert [a.content for a in widened] == ["项目用 PostgreSQL 16 做主数据库"]
         # a branch given with the wildcard still narrows
         assert (await client.recall("PostgreSQL 数据库", repository=ANY, branch="dev")).atoms == []
+        # naming the other project reads it on any branch: "dev" is a branch of this one
+        named = (await client.recall("PostgreSQL 数据库", repository="org/a")).atoms
+        assert [a.content for a in named] == ["项目用 PostgreSQL 16 做主数据库"]
+        assert (
+            await client.recall("PostgreSQL 数据库", repository="org/a", branch="dev")
+        ).atoms == []
 
 
 async def test_a_named_workspace_narrows_recall(tmp_path):

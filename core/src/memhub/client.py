@@ -37,7 +37,7 @@ from memhub.progress import Progress
 from memhub.providers.factory import build_extractor, build_judge
 from memhub.providers.llm import LLM, OpenAICompatibleLLM
 from memhub.records import Records
-from memhub.scope import ANY, Scope, check_id, checked, git_scope
+from memhub.scope import ANY, Scope, check_id, checked, git_scope, recall_overrides
 from memhub.store.base import MemoryStore
 
 if TYPE_CHECKING:
@@ -290,13 +290,12 @@ class MemoryClient:
     async def recall(self, /, query: str, *, limit: int = 10, **scope: str | None) -> RecallResult:
         """Hybrid search (dense + BM25, RRF) over current, visible memories of the scope.
 
-        Pass ``repository="*"`` to search every project (and any branch of it, unless
-        ``branch`` is given), or ``branch="*"`` every branch of this one. An explicit
-        ``workspace`` narrows to the memories stored with that workspace.
+        Pass ``repository="*"`` to search every project, or another project's
+        ``repository="owner/name"`` (any branch of it, unless ``branch`` is given), or
+        ``branch="*"`` every branch of this one. An explicit ``workspace`` narrows to the
+        memories stored with that workspace.
         """
-        if scope.get("repository") == ANY and scope.get("branch") is None:
-            scope["branch"] = ANY  # the checkout's own branch would narrow "every project"
-        s = await self._ready(**scope)
+        s = await self._ready(**recall_overrides(self.scope, **scope))
         return await hmg.recall(self.engine, query, s, limit=limit)
 
     @_hub_aware

@@ -46,7 +46,7 @@ from memhub.hub import HUB_FILE, Hub, connect_hub, read_hub
 from memhub.models import ExportResult, ImportResult, WriteResult
 from memhub.progress import Progress
 from memhub.records import Records
-from memhub.scope import SCOPE_KEYS, Scope, check_id, checked, git_scope
+from memhub.scope import SCOPE_KEYS, Scope, check_id, checked, git_scope, recall_overrides
 from memhub.store.base import Collection, StoredPoint
 from memhub.store.codec import point_from_json, point_to_json, where_to_json
 from memhub.sync import SyncFace, constructor_of
@@ -416,6 +416,8 @@ class RemoteClient:
         """One operation's request: its arguments by name, filled from the default scope."""
         fields = {k: v for k, v in arguments.items() if k not in _NOT_SENT}
         if route.scope == "hmg":
+            if route.name == "recall":  # as MemoryClient.recall: "*" is not this branch
+                scope = recall_overrides(self.scope, **scope)
             fields.update(self._scope(**scope))
         elif route.scope == "user":
             fields.update(self._user_fields(fields))

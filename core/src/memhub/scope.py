@@ -59,6 +59,19 @@ def checked(**scope: str | None) -> dict[str, str | None]:
     return {k: None if v is None else check_id(v, k) for k, v in scope.items()}
 
 
+def recall_overrides(checkout: Scope, **given: str | None) -> dict[str, str | None]:
+    """A read's scope overrides, without the checkout's branch where it does not belong.
+
+    The checkout's branch is a branch of the checkout's repository: a read of every
+    repository (``repository="*"``) or of another one reads any branch of it, unless
+    ``branch`` is given too. Applied by the local and the remote client alike.
+    """
+    repository = given.get("repository")
+    if repository not in (None, checkout.repository) and given.get("branch") is None:
+        return {**given, "branch": ANY}
+    return given
+
+
 @dataclass(frozen=True)
 class Scope:
     tenant: str = "local"

@@ -74,6 +74,12 @@ async def test_memory_client_on_a_store_held_by_the_hub_works_through_it(
     async with MemoryClient(storage_dir=fresh_store, embed=HashEmbedder(), cwd=elsewhere) as client:
         assert (await client.recall("部署")).atoms == []
         assert (await client.recall("部署", repository="*")).atoms[0].atom_id == atom.atom_id
+    # ...and from a checkout on another branch, "*" (or the repository's name) is any branch
+    feature = make_checkout(tmp_path / "api2", "git@github.com:acme/api.git", "feature/x")
+    async with MemoryClient(storage_dir=fresh_store, embed=HashEmbedder(), cwd=feature) as client:
+        assert (await client.recall("部署", repository="*")).atoms[0].atom_id == atom.atom_id
+        assert (await client.recall("部署", repository="acme/web")).atoms[0].atom_id == atom.atom_id
+        assert (await client.recall("部署", repository="*", branch="feature/x")).atoms == []
 
 
 def test_sync_client_on_a_store_held_by_the_hub_works_through_it(hub, fresh_store):
