@@ -67,11 +67,12 @@ def pid(i: int) -> str:
 
 def _has(raw: dict, facet: str) -> bool:
     """Whether a stored payload holds ``facet``: in a list of tokens, of their hashes
-    (today's layout), or as a word of one string of hashes (``"text"``)."""
+    (today's layout; signed in an earlier one), or as a word of one string of hashes
+    (``"text"``)."""
     tokens = raw[FACETS]
     if isinstance(tokens, str):
         return word(facet) in tokens.split()
-    return facet in tokens or hashed(facet) in tokens
+    return facet in tokens or hashed(facet) in tokens or hashed(facet, signed=True) in tokens
 
 
 async def _raw(store: EdgeStore, point_id: str, collection: str = "memories") -> dict:
@@ -264,7 +265,8 @@ async def test_a_shard_in_an_earlier_layout_reads_back_alike(
         await store.compact()
         raw = await _raw(store, pid(1))
         assert orjson.loads(raw[DOC])["layer"] == "fact"
-        assert raw[FACETS] == [hashed(t) for t in facets(MEMORY, store._layout("memories"))]
+        layout = store._layout("memories")
+        assert raw[FACETS] == layout.hashes(facets(MEMORY, layout))
         assert await store.retrieve("memories", [p.id for p in POINTS]) == POINTS_READ
         assert await _answers(store) == before
     finally:
@@ -272,6 +274,45 @@ async def test_a_shard_in_an_earlier_layout_reads_back_alike(
 
 
 POINTS_READ = [StoredPoint(p.id, p.payload) for p in POINTS]
+
+SIGNED = {name: Layout.of(spec, tokens="ints") for name, spec in INDEXES.items()}
+
+
+async def _tokens(store: EdgeStore) -> list[int]:
+    return [t for p in POINTS for t in (await _raw(store, p.id))[FACETS]]
+
+
+async def test_tokens_are_non_negative_and_a_shard_of_signed_ones_keeps_them(tmp_path, monkeypatch):
+    """The binding tries a payload value as each type in turn and a negative integer misses
+    once more than a positive one, so today's tokens are non-negative hashes. A shard
+    written with signed ones (recorded ``"ints"``) keeps them and answers the same filters
+    and counts, until ``compact()`` rewrites it in today's layout."""
+    store = EdgeStore(tmp_path / "new")
+    await store.open(4)
+    try:
+        await store.upsert("memories", POINTS)
+        assert all(t >= 0 for t in await _tokens(store))
+        expected = await _answers(store)
+    finally:
+        await store.close()
+
+    await _made_in(SIGNED, tmp_path / "s", monkeypatch, POINTS)
+    recorded = json.loads((tmp_path / "s" / "memories" / "memhub_layout.json").read_text())
+    assert recorded["tokens"] == "ints"
+    store = EdgeStore(tmp_path / "s")
+    await store.open(4)
+    try:
+        assert any(t < 0 for t in await _tokens(store))  # as that memhub wrote them: still there
+        assert await store.retrieve("memories", [p.id for p in POINTS]) == POINTS_READ
+        assert await _answers(store) == expected
+        await store.upsert("memories", [replace(POINTS[0], payload={**MEMORY, "layer": "raw"})])
+        assert (await _answers(store))[1] == [pid(1), pid(2)]  # written signed, found
+
+        await store.compact()
+        assert all(t >= 0 for t in await _tokens(store))
+        assert (await _answers(store))[1] == [pid(1), pid(2)]
+    finally:
+        await store.close()
 
 
 async def test_a_new_memories_shard_builds_four_indexes_and_rev_still_filters(store):

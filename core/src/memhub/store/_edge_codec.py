@@ -89,7 +89,7 @@ def _has(layout: Layout, tokens: list[str]) -> qe.FieldCondition:
         words = [facets.word(t) for t in tokens]
         match = qe.MatchText(words[0]) if len(words) == 1 else qe.MatchTextAny(" ".join(words))
     else:
-        values: list[Any] = [facets.hashed(t) for t in tokens] if layout.hashed else tokens
+        values: list[Any] = layout.hashes(tokens) if layout.hashed else tokens
         match = qe.MatchValue(values[0]) if len(values) == 1 else qe.MatchAny(values)
     return qe.FieldCondition(facets.FACETS, match=match)
 

@@ -107,7 +107,7 @@ def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
 
 def _facets_index(layout: Layout) -> qe.PayloadSchemaParams:
     """The index of ``_facets`` in ``layout``'s form of the tokens (``Layout.tokens``)."""
-    if layout.tokens == "ints":
+    if layout.tokens in ("uints", "ints"):
         return qe.IntegerIndexParams(lookup=True, range=False, memory=qe.Memory.Cold)
     if layout.tokens == "text":
         return qe.TextIndexParams(

@@ -26,7 +26,10 @@ a token costs about as much again), so a layout writes as few values as it can
 - the tokens are 64-bit integer hashes under an integer index (``Layout.tokens``): the
   binding converts an integer in a third of a string's time, and the index build is
   cheaper. Counting by value (``facet``) then reads the values from ``DOC``, as no
-  index holds them any more. (One string of hashed words under a text index converted
+  index holds them any more. The hashes are non-negative (63 bits): the binding tries a
+  value as each type in turn, building an error for each miss, and a negative integer
+  misses once more than a positive one (``"uints"``; shards written with signed hashes,
+  ``"ints"``, keep them). (One string of hashed words under a text index converted
   faster still, but Qdrant's text index maps a 32 MB page per appendable segment that is
   read on every open: +30 MB of RSS per shard. Shards written so keep it.)
 
@@ -62,9 +65,9 @@ class Layout:
         in_doc: a facet key's scalar value is kept in ``DOC`` as well as in its token, so
             reads need not parse the tokens. A shard written before has it in its token only.
         tokens: how ``FACETS`` holds the tokens: ``"list"`` of strings under a keyword
-            index, ``"ints"``: their hashes (``hashed``) under an integer index, ``"text"``:
-            one string of hashed words under a text index. Other than ``"list"`` only
-            with ``in_doc``.
+            index, ``"uints"``: their non-negative hashes (``hashed``) under an integer
+            index, ``"ints"``: signed ones (shards written before), ``"text"``: one string
+            of hashed words under a text index. Other than ``"list"`` only with ``in_doc``.
         marked: datetime keys without an index of their own: a record holding one carries
             a ``present`` token, and a range on one is checked on the marked records only
             (``IndexSpec.marked``). A shard written before has none: it keeps the index.
@@ -83,7 +86,7 @@ class Layout:
         spec: IndexSpec,
         present: Iterable[str] | None = None,
         in_doc: bool = True,
-        tokens: str = "ints",
+        tokens: str = "uints",
         marked: Iterable[str] | None = None,
     ) -> Layout:
         """The layout of ``spec``; ``present``, ``in_doc``, ``tokens``, ``marked``: what a
@@ -98,6 +101,11 @@ class Layout:
     def hashed(self) -> bool:
         """Whether the tokens are stored as hashes (counted by value from ``DOC``)."""
         return self.tokens != "list"
+
+    def hashes(self, tokens: Iterable[str]) -> list[int]:
+        """``tokens`` as the integers ``FACETS`` holds (``tokens`` ``"uints"`` or ``"ints"``)."""
+        signed = self.tokens == "ints"
+        return [hashed(t, signed) for t in tokens]
 
 
 def facet_keys(spec: IndexSpec) -> frozenset[str]:
@@ -140,13 +148,16 @@ def present(key: str) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def hashed(facet: str) -> int:
-    """A token as a signed 64-bit integer (``Layout.tokens == "ints"``). Cached: most of a
+def hashed(facet: str, signed: bool = False) -> int:
+    """A token as a non-negative 63-bit integer (``Layout.tokens == "uints"``), or with
+    ``signed`` as a signed 64-bit one (``"ints"``: shards written before). Cached: most of a
     memory's tokens (tenant, app, layer, status, ...) are the same for thousands of them, and
     hashing the nine of an imported memory was ~9 us of its ~350 (bench/README.md). Small:
     the tokens met once (content hash, chain root) pass through, the repeated ones stay (a
     cache of 65,536 held ~20 MB more in a process that loads 100k memories)."""
-    return int.from_bytes(_digest(facet), "little", signed=True)
+    if signed:
+        return int.from_bytes(_digest(facet), "little", signed=True)
+    return int.from_bytes(_digest(facet), "little") >> 1
 
 
 def word(facet: str) -> str:
@@ -199,8 +210,8 @@ def stored(payload: dict[str, Any], layout: Layout) -> dict[str, Any]:
         out[DOC] = orjson.dumps(doc).decode()
     if keys or layout.marked:
         tokens = facets(payload, layout)
-        if layout.tokens == "ints":
-            out[FACETS] = [hashed(t) for t in tokens]
+        if layout.tokens in ("uints", "ints"):
+            out[FACETS] = layout.hashes(tokens)
         else:
             out[FACETS] = " ".join(map(word, tokens)) if layout.tokens == "text" else tokens
     return out
