@@ -3,6 +3,7 @@ redacts secrets, re-embeds for another embedder and reports bad lines by number.
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 
@@ -349,3 +350,43 @@ async def test_an_import_bundles_the_audit_steps_and_every_reader_of_them_unfold
     if isinstance(either.engine.store, EdgeStore):
         await either.purge()
         assert files_containing(storage_dir, "流程改了".encode()) == []
+
+
+async def test_a_transfer_pauses_the_cycle_collector_and_gives_it_back(source, tmp_path):
+    """Export and import hold thousands of fresh dicts at once, which set off full
+    collections; the collector is paused while they run and enabled again after, even when
+    interrupted, and a collector the caller disabled stays disabled."""
+    c, _, _ = source
+    seen: list[bool] = []
+
+    class Out(io.StringIO):
+        def write(self, text: str) -> int:
+            seen.append(gc.isenabled())
+            return super().write(text)
+
+    out = Out()
+    await c.export(out)
+    assert seen and not any(seen) and gc.isenabled()
+
+    class Watch(Progress):
+        def advance(self, n: int = 1) -> None:
+            seen.append(gc.isenabled())
+            if n > 1 and interrupt:
+                raise KeyboardInterrupt
+
+    lines = out.getvalue().splitlines(keepends=True)
+    async with MemoryClient(
+        storage_dir=tmp_path / "copy", embed=HashEmbedder(), cwd=tmp_path
+    ) as copy:
+        seen.clear()
+        interrupt = True
+        with pytest.raises(KeyboardInterrupt):
+            await copy.import_(lines, progress=Watch())
+        assert seen and not any(seen) and gc.isenabled()
+        interrupt = False
+        gc.disable()
+        try:
+            assert (await copy.import_(lines, progress=Watch())).skipped == 11  # all in
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
