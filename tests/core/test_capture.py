@@ -508,6 +508,16 @@ def test_opencode_capture_adds_only_what_is_new_and_waits_for_an_unfinished_answ
     assert MARKER not in json.dumps(_payloads(store), ensure_ascii=False)
 
 
+def test_an_opencode_that_keeps_sessions_in_sqlite_is_named_not_silently_skipped(run, sessions):
+    storage = sessions / "opencode" / "storage"
+    where = ("capture", "opencode", "--path", str(storage), "--user-id", "alice", "--dry-run")
+    assert "SQLite" not in run(*where)[2]
+    (storage.parent / "opencode.db").write_bytes(b"SQLite format 3\x00")
+    code, out, err = run(*where)
+    assert code == 0 and "would capture 1 new sessions" in out  # the JSON sessions still are
+    assert "opencode.db: this OpenCode keeps its sessions in SQLite" in err
+
+
 def test_every_parser_has_the_cursor_checks_capture_calls():
     from memhub.capture import PARSERS
 

@@ -43,6 +43,19 @@ def default_root() -> Path:
     return Path(data) / "storage"
 
 
+def unread(root: Path) -> str | None:
+    """Why sessions of this OpenCode may be missing: newer builds keep them in SQLite
+    (``opencode.db`` beside ``storage``), which is not read; ``None`` when there is none."""
+    database = root.parent / "opencode.db"
+    if not database.is_file():
+        return None
+    return (
+        f"{database}: this OpenCode keeps its sessions in SQLite, which memhub does not read "
+        f"yet; only the sessions in {root} are captured (write others with `memhub add "
+        "--messages-file`)"
+    )
+
+
 def discover(root: Path) -> list[Path]:
     """Session files under ``root`` (the ``storage`` folder)."""
     return sorted(p for p in (root / "session").glob("*/*.json") if p.is_file())

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memhub import progress as progress_
-from memhub.capture import PARSERS, CaptureState, capture
+from memhub.capture import PARSERS, CaptureState, capture, opencode
 from memhub.capture.state import locked
 from memhub.errors import InvalidInputError
 
@@ -69,6 +69,8 @@ async def _capture(inv: Invocation) -> int | None:
     user_id = inv.scope.get("user_id") or _os_user()
     storage_dir = inv.settings().storage_dir
     progress = _Sessions(f"capture {a.agent}", a.quiet)
+    if a.agent == opencode.SOURCE and (why := opencode.unread(root)):
+        progress.warn(why)  # else a run that reads nothing would only say "captured 0"
     try:
         if a.dry_run:
             report = await capture(
