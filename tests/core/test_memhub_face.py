@@ -331,6 +331,15 @@ async def test_deleting_a_replaced_version_is_refused_naming_the_current_one(cli
     assert history == {first: "superseded", second: "superseded", third: "active"}
 
 
+async def test_updating_a_replaced_version_is_refused_in_the_faces_own_words(client):
+    first = (await client.add(content="I live in Boston", user_id="alice")).decisions[0].memory_id
+    second = await client.update(first, "I live in Denver", user_id="alice")
+    third = await client.update(second, "I live in Austin", user_id="alice")
+    with pytest.raises(InvalidTransitionError, match=f"; update the latest version {third}$"):
+        await client.update(first, "I live in Seattle", user_id="alice")
+    assert [m.content for m in await client.list(user_id="alice")] == ["I live in Austin"]
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [

@@ -49,8 +49,9 @@ class Memory(TypedDict, total=False):
     """A ``memories`` payload: one memory (an atom in the HMG vocabulary), as stored.
 
     Every memory has the keys ``engine.records.new_payload`` writes; a sealed or
-    tombstoned one keeps only those ``governed_remains`` keeps. The table of
-    DESIGN.md ("Data model") says what each value means.
+    tombstoned one keeps only those ``governed_remains`` keeps. The values a read shows
+    are those of ``memhub.models.Atom`` (its ``Literal`` types list the states); the
+    comments below group the rest.
     """
 
     id: str

@@ -31,7 +31,8 @@ def check_correctable(action: str, status: str, exposure: str, superseded_by: st
         )
     if status == "superseded":
         raise InvalidTransitionError(
-            f"cannot {action} a superseded atom; correct the latest version {superseded_by}"
+            f"cannot {action} a superseded atom; "
+            f"{'update' if action == 'update' else 'correct'} the latest version {superseded_by}"
         )
     if status == "archived":
         raise InvalidTransitionError(f"cannot {action} an archived (deleted) atom")
