@@ -106,10 +106,10 @@ def _key(source: Path, compiler: str) -> str:
     # the C library it links (its vector math came with glibc 2.35): a cache folder shared
     # by machines of another libc builds its own engine
     digest.update(" ".join(platform.libc_ver()).encode())
-    version = subprocess.run(
-        [compiler, "--version"], capture_output=True, text=True, timeout=30, check=False
-    )
-    digest.update(version.stdout.encode())
+    # the compiler as installed (its resolved file and when it was written): no process to
+    # start on every load, and an upgrade builds anew
+    real = os.path.realpath(compiler)
+    digest.update(f"{real} {os.stat(real).st_mtime_ns}".encode())
     return digest.hexdigest()[:16]
 
 
