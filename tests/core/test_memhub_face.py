@@ -331,6 +331,23 @@ async def test_deleting_a_replaced_version_is_refused_naming_the_current_one(cli
     assert history == {first: "superseded", second: "superseded", third: "active"}
 
 
+@pytest.mark.parametrize(
+    ("fact", "hearsay"),
+    [
+        ("API 网关用 Kong", "听说 API 网关用 Kong"),
+        ("The API gateway uses Kong", "I heard the API gateway uses Kong"),
+    ],
+)
+async def test_hearsay_of_a_stored_fact_is_reported_not_silently_dropped(client, fact, hearsay):
+    stored = (await client.add(content=fact, user_id="alice")).decisions[0].memory_id
+    (decision,) = (await client.add(content=hearsay, user_id="alice")).decisions
+    assert decision.action == "NOOP" and decision.targets == [stored]
+    assert decision.suggested_correction == "demote"
+    assert stored in decision.note and "actual" in decision.note and "possible" in decision.note
+    (kept,) = await client.list(user_id="alice")  # nothing applied on its own
+    assert kept.id == stored and kept.content == fact
+
+
 async def test_updating_a_replaced_version_is_refused_in_the_faces_own_words(client):
     first = (await client.add(content="I live in Boston", user_id="alice")).decisions[0].memory_id
     second = await client.update(first, "I live in Denver", user_id="alice")

@@ -159,6 +159,12 @@ class Decision(BaseModel):
     targets: list[str] = Field(default_factory=list)
     candidate: str
     memory_id: str | None = Field(None, description="the memory written for this candidate, if any")
+    suggested_correction: str | None = Field(
+        None,
+        description="a NOOP restating a memory at another epistemic level (hearsay of a fact, "
+        "a confirmation of a guess) is a correction candidate: the correct action to apply",
+    )
+    note: str | None = Field(None, description="why the decision needs a look, in a sentence")
 
 
 class WriteResult(BaseModel):

@@ -134,7 +134,7 @@ async def memorize(
                 polarity=dup["polarity"],
                 redacted=kinds,
                 duplicate_of=duplicate,
-                **_epistemic_candidate(dup, epistemic or infer_epistemic(text)),
+                **epistemic_candidate(dup, epistemic or infer_epistemic(text)),
             )
         payload = new_payload(
             new_id(),
@@ -169,7 +169,7 @@ _STEPS = {
 }
 
 
-def _epistemic_candidate(stored: Memory, restated: str) -> dict[str, str]:
+def epistemic_candidate(stored: Memory, restated: str) -> dict[str, str]:
     """A restatement at another epistemic level is not a plain duplicate: it is reported
     as a correction candidate (never applied on its own: hearsay must not silently
     weaken a fact, nor a restatement silently confirm a guess)."""

@@ -15,7 +15,7 @@ from memhub.engine import conversation, cpu, procedure_write, procedures
 from memhub.engine.core import Engine
 from memhub.engine.digest import mark_pending
 from memhub.engine.filters import reconciling
-from memhub.engine.hmg import MAX_CONTENT, replace_version
+from memhub.engine.hmg import MAX_CONTENT, epistemic_candidate, replace_version
 from memhub.engine.messages import Turn, normalize_messages
 from memhub.engine.payload import CHAT_LAYERS, Memory, as_memory
 from memhub.engine.records import new_payload
@@ -480,6 +480,11 @@ async def _reconcile(
                     targets=targets,
                     candidate=cand.text,
                     memory_id=memory_id,
+                    **(
+                        await _restated_level(engine, cand, targets)
+                        if verdict.action == "NOOP"
+                        else {}
+                    ),
                 )
             )
         await batch.flush(engine)
@@ -513,6 +518,18 @@ def _typed(candidates: list[Candidate]) -> tuple[list[Candidate], list[list[str]
         c.model_copy(update={"text": redact(c.text).text}) for c in candidates if c.text.strip()
     ]
     return kept, [slot_keys(c.text) for c in kept]
+
+
+async def _restated_level(engine: Engine, cand: Candidate, targets: list[str]) -> dict[str, str]:
+    """For a NOOP: the stored memory said again at another epistemic level ("听说 API 网关用
+    Kong" after "API 网关用 Kong") is reported as a correction candidate, as ``memorize``
+    reports it: nothing is applied on its own."""
+    if not targets:
+        return {}
+    stored = await engine.get_many(targets[:1])
+    if not stored or "epistemic" not in stored[0]:
+        return {}
+    return epistemic_candidate(stored[0], infer_epistemic(cand.text))
 
 
 def _restated(
