@@ -87,6 +87,16 @@ class SerialWorker:
         self._put((fn, args, settle))
         return future.result()
 
+    def now(
+        self, fn: Callable[..., T], *args: Any, wait: bool, inline: bool = True
+    ) -> tuple[T] | None:
+        """``(fn(*args),)`` for a caller on no event loop: ``call`` (``inline`` as there) when
+        it may ``wait``, else run here only if it is ``inline`` and the worker is idle
+        (``here``); ``None``: nothing run."""
+        if wait:
+            return (self.call(fn, *args, inline=inline),)
+        return self.here(fn, *args) if inline else None
+
     def submit(self, fn: Callable[..., Any], *args: Any) -> None:
         """Queue ``fn(*args)`` without waiting for it; an exception is logged."""
         self._put((fn, args, None))

@@ -363,9 +363,7 @@ class EdgeStore:
         if not points:
             return True
         args, short = self._upsert_call(collection, points, only_if, check)
-        if wait:
-            self._worker.call(self._checked_update, *args, inline=short)
-        elif not short or self._worker.here(self._checked_update, *args) is None:
+        if self._worker.now(self._checked_update, *args, wait=wait, inline=short) is None:
             return False
         self._upserted(collection, len(points))
         return True
@@ -496,9 +494,7 @@ class EdgeStore:
         waiting for it; ``wait=False`` (a caller on an event loop): ``None`` instead of
         waiting. For a caller on no event loop, as ``upsert_now``."""
         scroll = self._scroll_call(collection, where, limit, None, order_by, descending, False)
-        if wait:
-            return self._worker.call(scroll, inline=True)
-        done = self._worker.here(scroll)
+        done = self._worker.now(scroll, wait=wait)
         return None if done is None else done[0]
 
     def _scroll_call(

@@ -104,9 +104,8 @@ class Layout:
 
     def hashes(self, tokens: Iterable[str]) -> list[int]:
         """``tokens`` as the integers ``FACETS`` holds (``tokens`` ``"uints"`` or ``"ints"``)."""
-        if self.tokens == "ints":
-            return [hashed(t, True) for t in tokens]
-        return [_unsigned(t) for t in tokens]
+        to_int = _signed if self.tokens == "ints" else _unsigned
+        return [to_int(t) for t in tokens]
 
     @functools.cached_property
     def _marks(self) -> tuple[tuple[str, str, bool], ...]:
@@ -157,7 +156,6 @@ def present(key: str) -> str:
     return f"{key}\x1d"
 
 
-@functools.lru_cache(maxsize=1024)
 def hashed(facet: str, signed: bool = False) -> int:
     """A token as a non-negative 63-bit integer (``Layout.tokens == "uints"``), or with
     ``signed`` as a signed 64-bit one (``"ints"``: shards written before). Cached: most of a
@@ -165,9 +163,12 @@ def hashed(facet: str, signed: bool = False) -> int:
     hashing the nine of an imported memory was ~9 us of its ~350 (bench/README.md). Small:
     the tokens met once (content hash, chain root) pass through, the repeated ones stay (a
     cache of 65,536 held ~20 MB more in a process that loads 100k memories)."""
-    if signed:
-        return int.from_bytes(_digest(facet), "little", signed=True)
-    return _unsigned(facet)
+    return _signed(facet) if signed else _unsigned(facet)
+
+
+@functools.lru_cache(maxsize=1024)
+def _signed(facet: str) -> int:
+    return int.from_bytes(_digest(facet), "little", signed=True)
 
 
 @functools.lru_cache(maxsize=1024)

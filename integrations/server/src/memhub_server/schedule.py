@@ -125,7 +125,7 @@ class DigestSchedule:
                 continue
             if done:
                 self._save(self._since)
-            if not done:
+            else:
                 self.report("digest: no pending scopes")
             for tenant, result in done.items():
                 self.report(
