@@ -85,16 +85,27 @@ async def built(client, coro):
 CPU: dict[str, float] = {}
 
 
+def cpu_seconds() -> tuple[float, float]:
+    """CPU of this process, and of it with its ended child processes (an import's worker
+    process is ended and reaped when the import returns)."""
+    t = os.times()
+    return t.user + t.system, t.user + t.system + t.children_user + t.children_system
+
+
 async def timed(label: str, n: int, coro) -> tuple[float, object]:
-    """Memories per second of wall time; memories per CPU-second of the process go to ``CPU``
-    (on a shared machine the wall rate follows the load, the CPU rate much less)."""
-    t, c = time.perf_counter(), time.process_time()
+    """Memories per second of wall time; memories per CPU-second of the process and its
+    workers go to ``CPU`` (on a shared machine the wall rate follows the load, the CPU rate
+    much less)."""
+    t, (own, c) = time.perf_counter(), cpu_seconds()
     result = await coro
-    seconds, cpu = time.perf_counter() - t, time.process_time() - c
+    seconds = time.perf_counter() - t
+    own, cpu = (after - before for after, before in zip(cpu_seconds(), (own, c), strict=True))
     CPU[label] = n / cpu
     log(
         f"{label}: {n} memories in {seconds:.2f} s = "
-        f"{n / seconds:,.0f}/s ({n / cpu:,.0f} per CPU-second)"
+        f"{n / seconds:,.0f}/s ({n / cpu:,.0f} per CPU-second; "
+        f"{n / own:,.0f} per CPU-second of the importing process alone; "
+        f"load {os.getloadavg()[0]:.1f})"
     )
     return n / seconds, result
 

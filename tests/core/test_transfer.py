@@ -6,16 +6,21 @@ from __future__ import annotations
 import gc
 import io
 import json
+import os
+import signal
 
 import pytest
 from store_files import files_containing
 
-from memhub import InvalidInputError, MemoryClient
-from memhub.engine import browse, transfer
+from memhub import InvalidInputError, MemHubError, MemoryClient
+from memhub.engine import browse, cpu, transfer
 from memhub.ids import new_id, to_point_id
 from memhub.progress import Progress
+from memhub.store import facets
 from memhub.store.base import StoredPoint, every
 from memhub.store.edge import EdgeStore
+from memhub.store.facets import Layout
+from memhub.store.schema import INDEXES
 from memhub.testing import HashEmbedder
 
 QUERIES = ("数据库", "PostgreSQL", "编程语言", "上海", "部署流程", "password")
@@ -76,6 +81,14 @@ async def _answers(c: MemoryClient, ids: dict[str, str]) -> dict:
     return out
 
 
+@pytest.fixture(params=["in one process", "with a worker process"])
+def piped(request, monkeypatch):
+    """An import test runs both ways: a short import in the importing process, a long one
+    (``transfer.PIPED`` lines) with its batches prepared in a worker process."""
+    monkeypatch.setattr(transfer, "PIPED", 0 if request.param == "with a worker process" else 10**9)
+    return request.param
+
+
 @pytest.fixture
 async def source(tmp_path):
     async with MemoryClient(
@@ -86,6 +99,7 @@ async def source(tmp_path):
 
 
 @pytest.mark.parametrize("include_vectors", [False, True])
+@pytest.mark.usefixtures("piped")
 async def test_round_trip_into_an_empty_store_answers_alike(source, tmp_path, include_vectors):
     c, ids, before = source
     path = tmp_path / "memories.jsonl"
@@ -138,6 +152,7 @@ async def test_export_filters_by_user_and_app(source):
     }
 
 
+@pytest.mark.usefixtures("piped")
 async def test_import_twice_adds_nothing_and_an_interrupted_import_resumes(
     source, tmp_path, monkeypatch
 ):
@@ -164,6 +179,45 @@ async def test_import_twice_adds_nothing_and_an_interrupted_import_resumes(
         assert await _answers(copy, ids) == before
 
 
+async def test_a_worker_process_that_dies_mid_import_says_so_and_the_import_resumes(
+    source, tmp_path, monkeypatch
+):
+    """A long import prepares its batches in a worker process; killed (out of memory, say),
+    the import stops with a clear error, every batch in the store is whole, and running
+    the import again completes it."""
+    c, ids, before = source
+    path = tmp_path / "m.jsonl"
+    await c.export(path)
+    monkeypatch.setattr(transfer, "PIPED", 0)
+    monkeypatch.setattr(transfer, "BATCH", 3)
+    workers: list[cpu.Worker] = []
+
+    class Watched(cpu.Worker):
+        def __init__(self) -> None:
+            super().__init__()
+            workers.append(self)
+
+    monkeypatch.setattr(cpu, "Worker", Watched)
+
+    class Killer(Progress):
+        def advance(self, n: int = 1) -> None:
+            if n > 1:  # a batch was written: the worker is killed, as the kernel would
+                os.kill(workers[-1].process.pid, signal.SIGKILL)
+
+    async with MemoryClient(
+        storage_dir=tmp_path / "copy", embed=HashEmbedder(), cwd=tmp_path
+    ) as copy:
+        with pytest.raises(MemHubError, match="worker process ended .* run the import again"):
+            await copy.import_(path, progress=Killer())
+        written = (await copy.stats()).atoms
+        assert written in (3, 6)  # whole batches only
+        assert workers[-1].process.returncode == -signal.SIGKILL
+        resumed = await copy.import_(path)
+        assert (resumed.imported, resumed.skipped) == (11 - written, written)
+        assert await _answers(copy, ids) == before
+
+
+@pytest.mark.usefixtures("piped")
 async def test_bad_lines_are_reported_by_number_and_skipped_or_stop_a_strict_import(
     source, tmp_path
 ):
@@ -187,6 +241,7 @@ async def test_bad_lines_are_reported_by_number_and_skipped_or_stop_a_strict_imp
     assert result.errors[1] == "line 6: unknown status 'exploded'"
 
 
+@pytest.mark.usefixtures("piped")
 async def test_secrets_are_redacted_on_the_way_in_and_their_vectors_not_reused(source, tmp_path):
     c, _, _ = source
     out = io.StringIO()
@@ -202,6 +257,7 @@ async def test_secrets_are_redacted_on_the_way_in_and_their_vectors_not_reused(s
     assert "s3cretPass" not in history.current.content and "[REDACTED:" in history.current.content
 
 
+@pytest.mark.usefixtures("piped")
 async def test_another_embedder_says_so_and_re_embeds(source, tmp_path):
     c, ids, before = source
     path = tmp_path / "m.jsonl"
@@ -242,6 +298,7 @@ async def test_an_interrupted_export_leaves_no_file_and_the_store_as_it_was(sour
     assert len(path.read_text().splitlines()) == 12
 
 
+@pytest.mark.usefixtures("piped")
 async def test_an_import_never_overwrites_what_the_store_holds(source, tmp_path):
     c, ids, _ = source
     out = io.StringIO()
@@ -260,6 +317,31 @@ async def test_an_import_never_overwrites_what_the_store_holds(source, tmp_path)
     assert (await c.history(newcomer["id"])).status_history == []
 
 
+@pytest.mark.usefixtures("piped")
+async def test_a_memory_named_twice_is_imported_once_as_its_first_line_says(
+    source, tmp_path, monkeypatch
+):
+    """The same id in the next batch, in the same batch, and the same line again: the first
+    line wins, the others are skipped (and a line the store holds is never redacted again)."""
+    c, _, _ = source
+    out = io.StringIO()
+    await c.export(out)
+    header, first, second, third, *_ = out.getvalue().splitlines()
+    again = json.loads(first)
+    again["memory"]["content"] = "同一个 id 的另一行"
+    monkeypatch.setattr(transfer, "BATCH", 2)
+    again = json.dumps(again, ensure_ascii=False, separators=(",", ":"))  # as an export writes
+    lines = [header, first, second, again, third, first, again]
+    async with MemoryClient(
+        storage_dir=tmp_path / "copy", embed=HashEmbedder(), cwd=tmp_path
+    ) as copy:
+        result = await copy.import_(lines)
+        assert (result.imported, result.skipped) == (3, 3)
+        kept = await copy.history(json.loads(first)["id"])
+        assert kept.current.content == json.loads(first)["memory"]["content"]
+
+
+@pytest.mark.usefixtures("piped")
 async def test_turns_come_back_indexed_with_their_context_whatever_the_line_order(
     client, tmp_path, monkeypatch
 ):
@@ -316,6 +398,7 @@ async def test_an_export_leaves_out_store_items_and_half_written_versions(source
     assert result.exported == len(exported)
 
 
+@pytest.mark.usefixtures("piped")
 async def test_an_import_bundles_the_audit_steps_and_every_reader_of_them_unfolds_them(
     source, either, storage_dir
 ):
@@ -352,6 +435,7 @@ async def test_an_import_bundles_the_audit_steps_and_every_reader_of_them_unfold
         assert files_containing(storage_dir, "流程改了".encode()) == []
 
 
+@pytest.mark.usefixtures("piped")
 async def test_a_transfer_pauses_the_cycle_collector_and_gives_it_back(source, tmp_path):
     """Export and import hold thousands of fresh dicts at once, which set off full
     collections; the collector is paused while they run and enabled again after, even when
@@ -390,3 +474,13 @@ async def test_a_transfer_pauses_the_cycle_collector_and_gives_it_back(source, t
             assert not gc.isenabled()
         finally:
             gc.enable()
+
+
+def test_a_payload_laid_out_elsewhere_is_written_as_it_is_or_laid_out_again():
+    """An import's worker process lays payloads out for the shard (``facets.Laid``); a shard
+    whose layout changed meanwhile (``compact``) gets them laid out in its own."""
+    payload = {"id": new_id(), "tenant": "t", "user_id": "u", "layer": "fact", "content": "x"}
+    today, older = Layout.of(INDEXES["memories"]), Layout.of(INDEXES["memories"], in_doc=False)
+    laid = facets.Laid(facets.stored(payload, today), today)
+    assert facets.stored(laid, today) is laid
+    assert facets.stored(laid, older) == facets.stored(payload, older) != laid

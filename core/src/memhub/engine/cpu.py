@@ -26,6 +26,7 @@ library should not start processes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import os
 import queue
@@ -53,11 +54,13 @@ _processes: _Processes | None = None
 _guard = threading.Lock()
 
 
-class _Lost(Exception):
+class Lost(Exception):
     """A worker process died during a call (killed, out of memory)."""
 
 
-class _Worker:
+class Worker:
+    """One worker process (``memhub.engine._cpu_worker``), serving one call at a time."""
+
     def __init__(self) -> None:
         # the parent's import path, so the worker imports the same modules
         path = os.pathsep.join(p for p in sys.path if p)
@@ -73,11 +76,11 @@ class _Worker:
         try:
             _cpu_worker.send(self.process.stdin, (call.func, call.args, call.keywords))
         except (BrokenPipeError, OSError) as err:
-            raise _Lost from err
+            raise Lost from err
         try:
             ok, value = _cpu_worker.receive(self.process.stdout)
         except (EOFError, OSError) as err:
-            raise _Lost from err
+            raise Lost from err
         if not ok:
             raise value
         return value
@@ -85,7 +88,14 @@ class _Worker:
     def close(self) -> None:
         for pipe in (self.process.stdin, self.process.stdout):  # stdin closed: the cue to end
             if pipe is not None:
-                pipe.close()
+                with contextlib.suppress(BrokenPipeError):  # a dead worker's unsent bytes
+                    pipe.close()
+
+    def kill(self) -> None:
+        """End the process now, whatever it was doing, and reap it (its pipes stay open:
+        a thread may still be reading from it, and gets the end of the stream)."""
+        self.process.kill()
+        self.process.wait()
 
 
 class _Processes:
@@ -93,26 +103,26 @@ class _Processes:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
+        self._idle: queue.SimpleQueue[Worker] = queue.SimpleQueue()
         self._closed = False
         self._lock = threading.Lock()
         # threads that wait on a worker's pipe (the GIL is free meanwhile), apart from the
         # threads that do the medium work themselves
         self.waiters = ThreadPoolExecutor(max_workers=size, thread_name_prefix="memhub-cpu-wait")
         self._started = 1
-        self._idle.put(_Worker())  # started now: importing memhub takes it about a second
+        self._idle.put(Worker())  # started now: importing memhub takes it about a second
 
-    def _take(self) -> _Worker:
+    def _take(self) -> Worker:
         with self._lock:
             try:
                 return self._idle.get_nowait()
             except queue.Empty:
                 if self._started < self.size:
                     self._started += 1
-                    return _Worker()
+                    return Worker()
         return self._idle.get()  # every worker is busy: wait for one
 
-    def _give(self, worker: _Worker, *, lost: bool = False) -> None:
+    def _give(self, worker: Worker, *, lost: bool = False) -> None:
         with self._lock:
             if not lost and not self._closed:
                 self._idle.put(worker)
@@ -124,7 +134,7 @@ class _Processes:
         worker = self._take()
         try:
             result = worker.call(call)
-        except _Lost:
+        except Lost:
             self._give(worker, lost=True)
             raise
         except BaseException:
@@ -187,6 +197,6 @@ async def run(size: int, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) 
         try:
             result: T = await loop.run_in_executor(processes.waiters, processes.run, call)
             return result
-        except _Lost:  # the work is pure: done again here, and a new worker next time
+        except Lost:  # the work is pure: done again here, and a new worker next time
             pass
     return await loop.run_in_executor(_thread_pool(), call)

@@ -154,6 +154,22 @@ def read_header(text: str) -> dict[str, Any] | None:
     return None
 
 
+_ID_AT = len('{"id":"')
+
+
+def peek_id(text: str) -> str | None:
+    """The point id of a memory line as ``dumps(memory_line(...))`` writes it (``"id"``
+    first), read without parsing the line; ``None`` for any other line. A hint only: the
+    line is checked in full (``parse_unredacted``) before anything of it is used."""
+    end = _ID_AT + 26
+    if not text.startswith('{"id":"') or text[end : end + 1] != '"':
+        return None
+    try:
+        return to_point_id(text[_ID_AT:end])
+    except InvalidInputError:
+        return None
+
+
 def parse_line(text: str, line: int, dim: int | None) -> Record:
     """One memory line, checked and redacted (``parse_unredacted`` + ``redact_records``)."""
     record = parse_unredacted(text, line, dim)

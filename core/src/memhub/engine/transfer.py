@@ -12,6 +12,7 @@ batches.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import threading
@@ -19,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from memhub.engine import audit, conversation, jsonl
+from memhub.engine import _import_pipe, audit, conversation, jsonl
 from memhub.engine.conversation import CONTEXT
 from memhub.engine.core import Engine, with_access
 from memhub.engine.payload import ITEM_LAYERS, Memory, as_memory, as_stored
@@ -27,10 +28,16 @@ from memhub.engine.records import now
 from memhub.errors import InvalidInputError
 from memhub.models import ExportResult, ImportResult
 from memhub.progress import Progress
-from memhub.store.base import Match, MatchAny, StoredPoint, Where, pages
+from memhub.store import facets
+from memhub.store.base import Match, MatchAny, SparseVector, StoredPoint, Where, pages
+from memhub.store.edge import EdgeStore
+from memhub.store.facets import Layout
 
 PAGE = 4096  # a scroll page: fewer round trips to the store's thread
 BATCH = 2048  # memories per write: one lookup, one upsert each for them and their events
+PIPED = 4 * BATCH
+"""Lines from which an import prepares its batches in a worker process
+(``memhub.engine._import_pipe``): starting one costs about a second of CPU."""
 EMBED_BATCH = 64
 MAX_ERRORS = 100
 
@@ -182,6 +189,8 @@ class _Run:
     result: ImportResult = field(default_factory=lambda: ImportResult(imported=0, skipped=0))
     later: list[str] = field(default_factory=list)
     """Raw turns imported before their context turn: indexed again once all is in."""
+    written: set[str] = field(default_factory=set)
+    """The point ids the last batch wrote (``_read_piped``)."""
 
 
 async def import_lines(
@@ -202,7 +211,10 @@ async def import_lines(
     run.progress.start("import", total)
     with _collector_paused():
         async with engine.store.bulk():
-            await _read(run, lines)
+            if total is not None and total >= PIPED:
+                await _read_piped(run, lines)
+            else:
+                await _read(run, lines)
         if run.later:
             async with engine.write_lock:
                 await conversation.reindex(engine, await engine.get_many(run.later))
@@ -233,6 +245,48 @@ async def _read(run: _Run, lines: Iterable[tuple[int, str]]) -> None:
         await _apply(run, batch)
 
 
+async def _read_piped(run: _Run, lines: Iterable[tuple[int, str]]) -> None:
+    """``_read``, with each batch prepared in a worker process while the one before is
+    written here (``memhub.engine._import_pipe``).
+
+    A batch's ids are read from the start of its lines (``jsonl.peek_id``) and looked up
+    before it is sent, so that the worker neither redacts nor lays out what the store has
+    (an import run again, or resumed); it still parses every line, so a bad one is reported
+    as in one process. The batch written meanwhile was not in the store at that lookup:
+    what it wrote (``_Run.written``) is left out again when the batch comes back.
+    """
+    store = run.engine.store
+    # an embedded store's payloads are laid out there too (facets.stored, ~12 us a memory)
+    layout = store.layout("memories") if isinstance(store, EdgeStore) else None
+    async with _import_pipe.pipe() as pipe:
+        queued: list[tuple[asyncio.Future[_import_pipe.Prepared], int, set[str]]] = []
+        for chunk in _chunks(run, lines):
+            checked = {pid for _, text in chunk if (pid := jsonl.peek_id(text))}
+            present = await _present(run.engine, list(checked))
+            job = pipe.submit(chunk, run.dim, run.reuse, run.tenant, layout, present)
+            queued.append((job, len(chunk), checked))
+            if len(queued) > 1:  # the worker has the next batch: write this one meanwhile
+                job, size, checked = queued.pop(0)
+                await _apply_prepared(run, await pipe.result(job), size, layout, checked)
+        for job, size, checked in queued:
+            await _apply_prepared(run, await pipe.result(job), size, layout, checked)
+
+
+def _chunks(run: _Run, lines: Iterable[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
+    """The memory lines in batches (the header read, blank lines counted as done)."""
+    chunk: list[tuple[int, str]] = []
+    for number, text in lines:
+        if not text.strip() or (number == 1 and _header(run, text)):
+            run.progress.advance(1)
+            continue
+        chunk.append((number, text))
+        if len(chunk) >= BATCH:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
 def _header(run: _Run, text: str) -> bool:
     header = jsonl.read_header(text)
     if header is None:
@@ -259,9 +313,7 @@ def _invalid(run: _Run, message: str) -> None:
 
 
 async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
-    engine = run.engine
-    ids = [r.pid for r in batch]
-    present = {p.id for p in await engine.store.retrieve("memories", ids, with_payload=False)}
+    present = await _present(run.engine, [r.pid for r in batch])
     seen: set[str] = set()
     new = []
     for record in batch:
@@ -273,29 +325,68 @@ async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
             new.append(record)
     jsonl.redact_records(new)  # what is skipped is never redacted: it is not stored
     await _embed(run, new)
+    await _write(run, [_point(run, r) for r in new], [e for r in new for e in r.events])
+    run.progress.advance(len(batch))
+
+
+async def _apply_prepared(
+    run: _Run, batch: _import_pipe.Prepared, lines: int, layout: Layout | None, checked: set[str]
+) -> None:
+    """``_apply`` for a batch the worker parsed, checked, redacted and (``layout``) laid out;
+    the ids in ``checked`` were looked up before it was sent (``_read_piped``)."""
+    for message in batch.errors:
+        _invalid(run, message)
+    found = batch.ready + batch.rest
+    unchecked = [r.pid for r in found if r.pid not in checked]
+    present = run.written | (await _present(run.engine, unchecked) if unchecked else set())
+    ready = [r for r in batch.ready if r.pid not in present]
+    rest = [r for r in batch.rest if r.pid not in present]
+    run.result.skipped += batch.known + batch.repeated + len(found) - len(ready) - len(rest)
+    if rest:  # the batch's memories are the context of its raw turns, whichever way they came
+        laid = layout is not None
+        others = [facets.restore(dict(r.payload)) if laid else r.payload for r in ready]
+        await _embed(run, rest, others)
+    points = [
+        StoredPoint(
+            r.pid,
+            facets.Laid(r.payload, layout) if layout is not None else r.payload,
+            batch.vector(r),
+            SparseVector(*r.sparse) if r.sparse is not None else None,
+        )
+        for r in ready
+    ]
+    points += [_point(run, r) for r in rest]
+    await _write(
+        run, points, [e for r in ready for e in r.events] + [e for r in rest for e in r.events]
+    )
+    run.written = {p.id for p in points}
+    run.progress.advance(lines)
+
+
+async def _present(engine: Engine, ids: list[str]) -> set[str]:
+    return {p.id for p in await engine.store.retrieve("memories", ids, with_payload=False)}
+
+
+def _point(run: _Run, r: jsonl.Record) -> StoredPoint:
+    payload = as_stored(with_access(as_memory({**r.payload, "tenant": run.tenant})))
+    return StoredPoint(r.pid, payload, jsonl.as_list(r.dense), r.sparse)
+
+
+async def _write(run: _Run, points: list[StoredPoint], steps: list[dict[str, Any]]) -> None:
+    """Write new memories with their audit steps."""
+    engine = run.engine
     # The audit log is append-only: an event whose id the store holds (a resumed import, or
     # a file naming another memory's event) is not written again, nor is a bundle already
     # there. The others go in bundles (memhub.engine.audit): a point per event was most of
     # what an import's events cost.
-    steps = [e for r in new for e in r.events]
     events = audit.bundles(await _unlogged(engine, steps), run.tenant)
     there = await engine.store.retrieve("events", [e.id for e in events], with_payload=False)
     bundled = {p.id for p in there}
     events = [e for e in events if e.id not in bundled]
-    points = [
-        StoredPoint(
-            r.pid,
-            as_stored(with_access(as_memory({**r.payload, "tenant": run.tenant}))),
-            jsonl.as_list(r.dense),
-            r.sparse,
-        )
-        for r in new
-    ]
     async with engine.write_lock:
         await engine.store.upsert("events", events)  # first: see the module docstring
         await engine.store.upsert("memories", points)
-    run.result.imported += len(new)
-    run.progress.advance(len(batch))
+    run.result.imported += len(points)
 
 
 async def _unlogged(engine: Engine, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -304,8 +395,11 @@ async def _unlogged(engine: Engine, steps: list[dict[str, Any]]) -> list[dict[st
     return [e for e in steps if e["id"] not in logged] if logged else steps
 
 
-async def _embed(run: _Run, records: list[jsonl.Record]) -> None:
-    """Vectors for the records that carry none this store can use, in batches."""
+async def _embed(
+    run: _Run, records: list[jsonl.Record], others: Sequence[dict[str, Any]] = ()
+) -> None:
+    """Vectors for the records that carry none this store can use, in batches; ``others``:
+    the batch's other memories (payloads), which raw turns may have as context."""
     engine = run.engine
     redacted = {r.payload["id"] for r in records if r.changed}
     todo = [
@@ -319,6 +413,7 @@ async def _embed(run: _Run, records: list[jsonl.Record]) -> None:
     todo = [r for r in todo if not r.payload.get(CONTEXT)]
     if turns:  # the batch's memories, as the context of its turns
         batch = {r.payload["id"]: as_memory({**r.payload, "tenant": run.tenant}) for r in records}
+        batch.update((p["id"], as_memory(p)) for p in others)
         await _embed_turns(run, turns, batch)
     for start in range(0, len(todo), EMBED_BATCH):
         chunk = todo[start : start + EMBED_BATCH]

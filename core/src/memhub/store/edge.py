@@ -226,6 +226,10 @@ class EdgeStore:
             shard = self._shards[name] = self._open_shard(name)
         return shard
 
+    def layout(self, name: Collection) -> Layout:
+        """The layout ``name``'s payloads are written in (``facets.stored``)."""
+        return self._layout(name)
+
     def _layout(self, name: Collection) -> Layout:
         """The layout ``name``'s shard is written in (``memhub.store.facets``): the one
         recorded beside it; a shard from before layouts were recorded marks every facet

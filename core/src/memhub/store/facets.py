@@ -211,8 +211,24 @@ def facets(payload: dict[str, Any], layout: Layout) -> list[str]:
     return out
 
 
+class Laid(dict[str, Any]):
+    """What ``stored`` made of a payload for ``layout``, made elsewhere (an import lays its
+    memories out in a worker process, ``memhub.engine._import_pipe``): ``stored`` passes it
+    through when the shard's layout is still that very one."""
+
+    __slots__ = ("layout",)
+
+    def __init__(self, payload: dict[str, Any], layout: Layout) -> None:
+        super().__init__(payload)
+        self.layout = layout
+
+
 def stored(payload: dict[str, Any], layout: Layout) -> dict[str, Any]:
     """``payload`` as ``EdgeStore`` writes it (see the module docstring)."""
+    if type(payload) is Laid:
+        if payload.layout is layout:
+            return payload
+        payload = restore(dict(payload))  # laid out for a layout the shard no longer has
     out: dict[str, Any] = {}
     doc: dict[str, Any] = {}
     keys, packed, in_doc = layout.keys, layout.packed, layout.in_doc
