@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -74,13 +74,11 @@ class Prepared:
     known: int = 0
     """Lines naming a memory the store had when the batch was sent (skipped)."""
 
-    def vector(self, ready: Ready) -> list[float] | None:
+    def vector(self, ready: Ready) -> Sequence[float] | None:
         if ready.row < 0:
             return None
-        row: list[float] = np.frombuffer(
-            self.dense, "<f4", self.dim, ready.row * self.dim * 4
-        ).tolist()
-        return row
+        size = self.dim * 4
+        return jsonl.float32s(self.dense[ready.row * size : (ready.row + 1) * size])
 
 
 def prepare(

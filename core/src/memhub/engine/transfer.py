@@ -369,7 +369,7 @@ async def _present(engine: Engine, ids: list[str]) -> set[str]:
 
 def _point(run: _Run, r: jsonl.Record) -> StoredPoint:
     payload = as_stored(with_access(as_memory({**r.payload, "tenant": run.tenant})))
-    return StoredPoint(r.pid, payload, jsonl.as_list(r.dense), r.sparse)
+    return StoredPoint(r.pid, payload, jsonl.as_floats(r.dense), r.sparse)
 
 
 async def _write(run: _Run, points: list[StoredPoint], steps: list[dict[str, Any]]) -> None:

@@ -6,6 +6,7 @@ conditions on ``_facets``, and payloads go through ``facets.stored``/``facets.re
 
 from __future__ import annotations
 
+import array
 import uuid
 from typing import Any, cast
 
@@ -132,10 +133,13 @@ def from_record(record: qe.Record | qe.ScoredPoint, with_vectors: bool) -> Store
     return StoredPoint(point_id(record.id), payload, dense, sparse)
 
 
+_READ_AS_IS = (list, array.array)
+
+
 def to_point(p: StoredPoint, layout: Layout) -> qe.Point:
     vector: dict[str, Any] = {}
-    if p.dense is not None:
-        vector[DENSE] = list(p.dense)
+    if p.dense is not None:  # a list or an array('f') as it is: the binding reads both
+        vector[DENSE] = p.dense if type(p.dense) in _READ_AS_IS else list(p.dense)
     if p.sparse is not None:
         vector[BM25] = qe.SparseVector(p.sparse.indices, p.sparse.values)
     return qe.Point(p.id, vector, facets.stored(p.payload, layout))

@@ -31,7 +31,7 @@ class StoredPoint:
 
     id: str
     payload: dict[str, Any]
-    dense: list[float] | None = None
+    dense: Sequence[float] | None = None
     sparse: SparseVector | None = None
 
 
