@@ -190,7 +190,7 @@ class _Run:
     later: list[str] = field(default_factory=list)
     """Raw turns imported before their context turn: indexed again once all is in."""
     written: set[str] = field(default_factory=set)
-    """The point ids the last batch wrote (``_read_piped``)."""
+    """The point ids the last batch wrote (for ``_read_piped``)."""
 
 
 async def import_lines(
@@ -225,29 +225,27 @@ async def import_lines(
 
 
 async def _read(run: _Run, lines: Iterable[tuple[int, str]]) -> None:
+    for chunk in _chunks(run, lines):
+        await _apply_here(run, chunk)
+
+
+async def _apply_here(run: _Run, chunk: list[tuple[int, str]]) -> None:
+    """Parse and write a batch of lines in this process."""
     batch: list[jsonl.Record] = []
-    for number, text in lines:
-        if not text.strip():
-            run.progress.advance(1)
-            continue
-        if number == 1 and _header(run, text):
-            run.progress.advance(1)
-            continue
+    for number, text in chunk:
         try:
             batch.append(jsonl.parse_unredacted(text, number, run.dim))
         except InvalidInputError as err:
             _invalid(run, str(err))
             run.progress.advance(1)
-        if len(batch) >= BATCH:
-            await _apply(run, batch)
-            batch = []
     if batch:
         await _apply(run, batch)
 
 
 async def _read_piped(run: _Run, lines: Iterable[tuple[int, str]]) -> None:
     """``_read``, with each batch prepared in a worker process while the one before is
-    written here (``memhub.engine._import_pipe``).
+    written here (``memhub.engine._import_pipe``). The first batch is written here while
+    the worker starts (about a second: it imports memhub).
 
     A batch's ids are read from the start of its lines (``jsonl.peek_id``) and looked up
     before it is sent, so that the worker neither redacts nor lays out what the store has
@@ -259,15 +257,22 @@ async def _read_piped(run: _Run, lines: Iterable[tuple[int, str]]) -> None:
     # an embedded store's payloads are laid out there too (facets.stored, ~12 us a memory)
     layout = store.layout("memories") if isinstance(store, EdgeStore) else None
     async with _import_pipe.pipe() as pipe:
+        chunks = _chunks(run, lines)
+        first = next(chunks, None)
         queued: list[tuple[asyncio.Future[_import_pipe.Prepared], int, set[str]]] = []
-        for chunk in _chunks(run, lines):
+        for chunk in chunks:
             checked = {pid for _, text in chunk if (pid := jsonl.peek_id(text))}
             present = await _present(run.engine, list(checked))
             job = pipe.submit(chunk, run.dim, run.reuse, run.tenant, layout, present)
             queued.append((job, len(chunk), checked))
-            if len(queued) > 1:  # the worker has the next batch: write this one meanwhile
+            if first is not None:
+                await _apply_here(run, first)
+                first = None
+            elif len(queued) > 1:  # the worker has the next batch: write this one meanwhile
                 job, size, checked = queued.pop(0)
                 await _apply_prepared(run, await pipe.result(job), size, layout, checked)
+        if first is not None:
+            await _apply_here(run, first)
         for job, size, checked in queued:
             await _apply_prepared(run, await pipe.result(job), size, layout, checked)
 
@@ -326,6 +331,7 @@ async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
     jsonl.redact_records(new)  # what is skipped is never redacted: it is not stored
     await _embed(run, new)
     await _write(run, [_point(run, r) for r in new], [e for r in new for e in r.events])
+    run.written = seen
     run.progress.advance(len(batch))
 
 
