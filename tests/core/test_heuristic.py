@@ -145,6 +145,11 @@ EXTRACTION = [
         id="en-more-small-talk-and-a-bare-name-dropped",
     ),
     pytest.param(
+        ["Melanie: How was the trip, did you enjoy it?", "Jon: What did you paint, a sunset?"],
+        [],
+        id="en-a-question-split-at-a-comma-behind-a-speaker-label-dropped",
+    ),
+    pytest.param(
         ["Thanks for sharing it with me.", "Thanks so much for the tip, I'll try vim tomorrow."],
         [("I'll try vim tomorrow", F, True)],
         id="en-thanks-for-dropped-whole-not-left-as-a-fragment",

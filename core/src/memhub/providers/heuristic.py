@@ -143,6 +143,7 @@ def _is_chitchat(text: str) -> bool:
 
 
 def _is_question(text: str, terminator: str = "") -> bool:
+    text = _LABEL.sub("", text)  # "Alice: How was the trip, …?" asks, whoever says it
     return terminator in ("?", "？") or bool(P.QUESTION.search(text.strip(" 。.!！~")))
 
 
