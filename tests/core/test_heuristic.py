@@ -150,6 +150,33 @@ EXTRACTION = [
         id="en-a-question-split-at-a-comma-behind-a-speaker-label-dropped",
     ),
     pytest.param(
+        [
+            "Caroline: Melanie, that photo's amazing",
+            "Caroline: That charity race sounds great, Mel",
+            "Glad you had a blast at the concert",
+            "You put so much effort and passion into it",
+            "Must have been traumatizing for you guys",
+            "It's great that you get to spend time with your family",
+            "Caroline: It was awesome, Melanie",
+            "你画得真好",
+        ],
+        [],
+        id="en-zh-reactions-to-the-listener-and-their-news-dropped",
+    ),
+    pytest.param(
+        [
+            "Caroline: Painting's great for expressing myself",
+            "That photo is amazing, I took one like it in Kyoto",
+            "It was inspiring and emotional - so many people wanted to adopt",
+        ],
+        [
+            ("Caroline: Painting's great for expressing myself", F, False),
+            ("I took one like it in Kyoto", F, False),  # the praise itself is no fact
+            ("It was inspiring and emotional - so many people wanted to adopt", F, False),
+        ],
+        id="en-a-reaction-that-also-tells-of-the-speaker-kept",
+    ),
+    pytest.param(
         ["Thanks for sharing it with me.", "Thanks so much for the tip, I'll try vim tomorrow."],
         [("I'll try vim tomorrow", F, True)],
         id="en-thanks-for-dropped-whole-not-left-as-a-fragment",

@@ -191,12 +191,43 @@ DEFERRAL = _rx(
 # the user's people and things) or names something specific (a number, a name, a time).
 # A clause with neither ("下一个问题", "hold that thought", "不是这样的") is talk, not a fact.
 ABOUT_SOMEONE = _rx(
-    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our|ours|the\s+user)\b",
+    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|us|our|ours|the\s+user)\b",
     r"我|咱|用户|老公|老婆|妻子|丈夫|爱人|对象|男朋友|女朋友|女儿|儿子|孩子|宝宝|爸|妈|父亲|母亲|爷爷|奶奶|"
     r"外公|外婆|哥|姐|弟|妹|朋友|同事|老板|领导|上司|经理|团队|公司|项目|部门|家里|猫|狗",
     # a habit said without its subject, as Chinese often does ("下午也会喝一杯咖啡")
     r"(?:也|还|平时|平常|一般|通常|经常|总是|每天|每周|每晚|早上|上午|下午|晚上|周末)(?:都|也|会|要|常|在)?"
     r"(?:会|喝|吃|去|用|做|看|跑|写|学|玩|练|听|上)",
+    flags=_I,
+)
+# The speaker: "I", "my", "we", "我", "咱们"; "us" only as a word ("US" is a country).
+FIRST_PERSON = _rx(
+    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|us|our|ours)\b",
+    r"我|咱",
+    flags=_I,
+)
+# A reaction to the listener or to what they shared: their news praised, pitied or agreed
+# with ("You put so much into it", "That photo's amazing", "Must have been tough for you").
+_PRAISE = (
+    r"(?:so\s+|really\s+|very\s+|such\s+an?\s+|truly\s+|super\s+|pretty\s+)*"
+    r"(?:great|amazing|awesome|cool|nice|beautiful|lovely|wonderful|stunning|incredible|"
+    r"fantastic|gorgeous|impressive|inspiring|peaceful|calming|sweet|cute|fun|adorable|"
+    r"exciting|interesting|hilarious|funny|brave|powerful|special|tough|hard|scary|sad|"
+    r"awful|terrible|rough|traumatizing|heartwarming|relaxing|fascinating|touching|"
+    r"perfect|epic|neat|brilliant|wild|crazy|huge|big\s+deal|a\s+great\s+\w+)\b"
+)
+REACTION = _rx(
+    r"^(?:you|your|you're|you've|you'll|y'all|ya)\b",
+    r"\b(?:for|to|with|about|of)\s+(?:you|you\s+guys|y'all)\s*[!.~]*$",
+    # "That bowl is gorgeous", "Sounds fun"; "It's …" only when it is the listener's
+    # ("It's great that you …"): "It was inspiring, so many came" tells what the speaker saw.
+    r"^(?:(?:that|this|those|these)(?:'s|\s+(?:\w+\s+){0,3}?(?:is|was|are|were|sounds?|"
+    r"looks?|seems?))|(?:that|this)\s+(?:\w+\s+){0,2}?\w+'s|sounds?|looks?|seems?)\s+"
+    r"(?:like\s+(?:a|an|so|such)\s+)?" + _PRAISE,
+    r"^it(?:'s|\s+(?:is|was))\s+" + _PRAISE + r".*\b(?:you|your|y'all)\b",
+    r"^(?:glad|so\s+glad|happy|so\s+happy|proud|sorry|cool|nice|great|awesome|amazing)"
+    r"\s+(?:that\s+)?(?:you|y'all|to\s+hear|for\s+you|of\s+you)\b",
+    r"^(?:must\s+(?:have\s+been|be)|what\s+an?|how)\s+" + _PRAISE,
+    r"^(?:你|您)(?:真|太|好|也太|可真|很|做得|画得|说得|拍得|写得)",
     flags=_I,
 )
 SPECIFIC = re.compile(

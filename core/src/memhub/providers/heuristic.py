@@ -169,7 +169,21 @@ SHORT_TALK = 6
 
 
 def _worth_keeping(text: str) -> bool:
+    text = _VOCATIVE.sub("", _LABEL.sub("", text))  # neither names anything the fact is about
+    if _about_the_listener(text):
+        return False
     return _size(text) > SHORT_TALK or _about_the_user(text)
+
+
+# "Melanie, that's a great pic" / "It was awesome, Mel": the name says whom it is said to.
+_VOCATIVE = re.compile(r"^[A-Z][a-z'.-]*,\s*|,\s*[A-Z][a-z'.-]*[\s!.~]*$")
+
+
+def _about_the_listener(text: str) -> bool:
+    """A reaction to what the other side said or showed ("That charity race sounds great",
+    "Glad you had fun", "你真厉害"): it tells nothing about the speaker, so it is no memory of
+    theirs. Anything that also speaks of the speaker ("I'm proud of you, I ran it too") stays."""
+    return bool(P.REACTION.search(text)) and not P.FIRST_PERSON.search(text)
 
 
 def _about_the_user(text: str) -> bool:
