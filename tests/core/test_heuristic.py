@@ -159,6 +159,8 @@ EXTRACTION = [
             "It's great that you get to spend time with your family",
             "Caroline: It was awesome, Melanie",
             "你画得真好",
+            "你的猫好可爱",
+            "这张照片看起来真美",
         ],
         [],
         id="en-zh-reactions-to-the-listener-and-their-news-dropped",

@@ -227,7 +227,9 @@ REACTION = _rx(
     r"^(?:glad|so\s+glad|happy|so\s+happy|proud|sorry|cool|nice|great|awesome|amazing)"
     r"\s+(?:that\s+)?(?:you|y'all|to\s+hear|for\s+you|of\s+you)\b",
     r"^(?:must\s+(?:have\s+been|be)|what\s+an?|how)\s+" + _PRAISE,
-    r"^(?:你|您)(?:真|太|好|也太|可真|很|做得|画得|说得|拍得|写得)",
+    r"^(?:你|您)(?:的\S{1,8}?)?(?:真|太|好|也太|可真|很|挺|做得|画得|说得|拍得|写得)",
+    r"^(?:这|那)(?:个|张|幅|只|些|件|篇)?\S{0,8}?(?:看起来|听起来|看上去)(?:真|太|好|很|挺)?"
+    r"(?:好看|漂亮|可爱|棒|不错|有意思|有趣|厉害|美|酷)",
     flags=_I,
 )
 SPECIFIC = re.compile(
