@@ -165,6 +165,12 @@ class Decision(BaseModel):
         "a confirmation of a guess) is a correction candidate: the correct action to apply",
     )
     note: str | None = Field(None, description="why the decision needs a look, in a sentence")
+    kept: list[str] = Field(
+        default_factory=list,
+        description="an OVERRIDE of a memory that said more than the new statement changes "
+        '("we use Vue and Go" by "we switched from Vue to React"): the memories the rest '
+        "of it was kept as",
+    )
 
 
 class WriteResult(BaseModel):

@@ -24,6 +24,7 @@ from memhub.errors import ConflictError, InvalidInputError
 from memhub.ids import new_id
 from memhub.models import Decision, WriteResult
 from memhub.providers.heuristic import judge_item
+from memhub.providers.remainder import remainder
 from memhub.providers.slots import slot_keys
 from memhub.providers.types import (
     Candidate,
@@ -460,7 +461,7 @@ async def _reconcile(
             if earlier and earlier_id and verdict.action in ("ADD", "SUPPLEMENT", "NEED_CONTEXT"):
                 verdict = earlier[1]
                 targets = [earlier_id]
-            memory_id = await _apply(
+            memory_id, kept = await _apply(
                 engine,
                 batch,
                 scope,
@@ -480,6 +481,7 @@ async def _reconcile(
                     targets=targets,
                     candidate=cand.text,
                     memory_id=memory_id,
+                    kept=kept,
                     **(
                         await _restated_level(engine, cand, targets)
                         if verdict.action == "NOOP"
@@ -568,7 +570,9 @@ async def _apply(
     targets: list[str],
     metadata: dict[str, Any] | None,
     occurred_at: str | None,
-) -> str | None:
+) -> tuple[str | None, list[str]]:
+    """Write what the verdict says; the id of the memory written, and of any part of a
+    superseded memory kept as a memory of its own (``_keep_rest``)."""
     extra: dict[str, Any] = {
         "evidence": cand.source_ids or None,
         "proactive": cand.proactive or None,
@@ -577,7 +581,7 @@ async def _apply(
         "session_id": scope.session_id,  # a new version is provenance of the write that made it
     }
     if action in ("NOOP", "INVALID", "RAW_ONLY"):
-        return None
+        return None, []
     if action == "OVERRIDE" and targets:
         await batch.flush(engine)  # the target may be a memory of this very write
         old = await engine.get(targets[0], scope.tenant)
@@ -593,10 +597,12 @@ async def _apply(
                 vector=vector,
                 metadata=metadata,
             )
+            superseded = [old]
             for other in await engine.get_many(
                 targets[1:]
             ):  # the same attribute stated twice before
                 if other["status"] == "active":
+                    superseded.append(other)
                     await engine.update(other, {"status": "superseded", "superseded_by": new["id"]})
                     await engine.log(
                         other["id"],
@@ -608,7 +614,8 @@ async def _apply(
                         reason="superseded by a newer statement",
                         related=new["id"],
                     )
-            return new["id"]
+            kept = [await _keep_rest(engine, batch, scope, was, cand.text) for was in superseded]
+            return new["id"], [k for k in kept if k]
     payload = new_payload(
         new_id(),
         cand.text,
@@ -624,5 +631,48 @@ async def _apply(
     batch.vectors.append(vector)
     batch.events.append(
         engine.event(payload["id"], "status", action.lower(), tenant=scope.tenant, after="active")
+    )
+    return payload["id"], []
+
+
+async def _keep_rest(
+    engine: Engine, batch: _Batch, scope: Scope, old: Memory, statement: str
+) -> str | None:
+    """What ``old`` said that ``statement``, which superseded it, leaves standing, as a memory
+    of its own ("我们项目用 Vue 3，后端是 Go" → "我们项目后端是 Go"); ``None`` when nothing is left.
+
+    It keeps the superseded memory's evidence, time and certainty: the user said it then."""
+    rest = remainder(old["content"], statement)
+    if not rest:
+        return None
+    [vector] = await engine.embedder.embed_passages([rest])
+    payload = new_payload(
+        new_id(),
+        rest,
+        layer=old["layer"],
+        scope=scope,
+        source=old.get("source", "user"),
+        epistemic=old.get("epistemic"),
+        metadata=old.get("metadata") or None,
+        evidence=old.get("evidence") or None,
+        occurred_at=old.get("occurred_at"),
+        session_id=old.get("session_id"),
+        slots=slot_keys(rest) or None,
+        related=[old["id"]],
+    )
+    batch.payloads.append(payload)
+    batch.texts.append(rest)
+    batch.vectors.append(vector)
+    batch.events.append(
+        engine.event(
+            payload["id"],
+            "status",
+            "add",
+            tenant=scope.tenant,
+            after="active",
+            reason=f"kept from {old['id']}: the newer statement that superseded it left this "
+            "part standing",
+            related=old["id"],
+        )
     )
     return payload["id"]

@@ -493,10 +493,13 @@ def _relate(c: _Facts, n: _Facts) -> _Relation | None:
     if c.key == n.key:
         return _Relation("NOOP", "duplicate", "same statement")
     by_table = _compare_attributes(c, n)
-    if by_table and by_table.action in ("OVERRIDE", "NOOP"):
+    if by_table and by_table.action == "OVERRIDE":
         return by_table
     old, new = c.replacement or ("", "")
-    if old and _mentions_form(n.text, old) and not _mentions(n.text, new):
+    replaces = bool(old) and _mentions_form(n.text, old) and not _mentions(n.text, new)
+    if by_table and by_table.action == "NOOP" and not replaces:
+        return by_table  # "switched from Vue 3 to React" names Vue 3 again, but to retire it
+    if replaces:
         if c.future:
             return _Relation(
                 "SUPPLEMENT", "planned_change", f"plan to replace '{old}' with '{new}'"

@@ -1,0 +1,112 @@
+"""What a superseded memory still says that the statement replacing it does not touch.
+
+"我们项目用 Vue 3，后端是 Go", then "我们前端已经从 Vue 3 换成 React 了": the new statement
+supersedes the old memory, and with it "后端是 Go", which nothing changed. The write path
+keeps such untouched parts as a memory of their own (``remainder``), so a change of one
+value never retires its neighbours in the same sentence.
+
+Rules over the text, like the heuristic judge they reuse: the old memory is cut into its
+clauses, each clause the new statement overrides, restates or names the replaced value of
+is touched, and the others are what remains, each given the subject it shared ("在阿里做前端"
+→ "我在阿里做前端"). When no clause is touched (the judge saw a change the rules cannot
+place) or every clause is, nothing remains: the whole memory was replaced.
+
+Example:
+    >>> remainder("我们项目用 Vue 3，后端是 Go", "我们前端已经从 Vue 3 换成 React 了")
+    '我们后端是 Go'
+    >>> remainder("I drink coffee every morning and tea in the afternoon", "I quit coffee")
+    'I drink tea in the afternoon'
+"""
+
+from __future__ import annotations
+
+import re
+
+from memhub.providers.heuristic import (
+    _CJK_RUN,
+    _CLAUSE_SPLIT,
+    _OWN_SUBJECT,
+    _facts,
+    _mentions_form,
+    _relate,
+    _sentences,
+)
+
+__all__ = ["remainder"]
+
+# The subject a clause may share with the one before it, and in English the verb as well
+# ("We use Vue 3 for the frontend and Go for the backend": "Go for the backend" has neither).
+_ZH_SUBJECT = re.compile(
+    r"^(?:[^\s，,。；;]{1,6}?(?=用|是|有|不用|没有)|我们|咱们|我|他们|她们|他|她)"
+)
+_EN_SUBJECT_VERB = re.compile(
+    r"^(?P<subject>I|we|they|he|she|my\s+\w+|our\s+\w+)\s+(?P<verb>[a-z]+)\b", re.I
+)
+# A clause that starts with a verb of its own takes only the subject ("… and work at SAP");
+# lower case only, so that "Go for the backend" is a name, not the verb.
+_EN_VERB_FIRST = re.compile(
+    r"^(?:am|is|are|was|were|have|has|had|do|does|did|will|would|can|could|also|still|now|"
+    r"often|usually|never|always|just|really|work|works|worked|live|lives|lived|use|uses|used|"
+    r"like|likes|liked|love|loves|loved|prefer|prefers|preferred|play|plays|played|own|owns|"
+    r"drive|drives|study|studies|speak|speaks|run|runs|write|writes|read|reads|eat|eats|"
+    r"drink|drinks|go|goes|went|get|gets|got|make|makes|made|keep|keeps|kept|need|needs|"
+    r"want|wants|plan|plans|teach|teaches|build|builds|moved|started|joined|left|switched)\b"
+)
+
+
+# A clause that goes on about the one before it ("…是 Java，已经用了5年", "…, it keeps me awake")
+# stands or falls with that one.
+_GOES_ON = re.compile(
+    r"^(?:已经|也|还|都|并|而且|所以|因为|就|才|一直|总是|特别|非常|真|很|太|挺|它|这|那|"
+    r"(?:it|that|which|this|so|because|since|as|though|although|then|where|when|who|whose|"
+    r"too|especially|mostly|mainly)\b)",
+    re.I,
+)
+
+
+def _clauses(text: str) -> list[str]:
+    return [
+        clause.strip()
+        for body, _ in _sentences(text)
+        for clause in _CLAUSE_SPLIT.split(body)
+        if clause and clause.strip()
+    ]
+
+
+def _touched(clause: str, new: str) -> bool:
+    statement = _facts(new)
+    old, _ = statement.replacement or ("", "")
+    if old and _mentions_form(clause, old):
+        return True
+    relation = _relate(statement, _facts(clause))
+    return relation is not None and relation.action in ("OVERRIDE", "NOOP")
+
+
+def _completed(clause: str, first: str) -> str:
+    """The clause with the subject (and in English the verb) it shares with ``first``."""
+    if _OWN_SUBJECT.match(clause):
+        return clause
+    if _CJK_RUN.match(clause):
+        subject = m.group() if (m := _ZH_SUBJECT.match(first)) else ""
+        return subject + clause if subject and not clause.startswith(subject) else clause
+    m = _EN_SUBJECT_VERB.match(first)
+    if not m:
+        return clause
+    if _EN_VERB_FIRST.match(clause):
+        return f"{m['subject']} {clause}"
+    return f"{m['subject']} {m['verb']} {clause}"
+
+
+def remainder(old: str, new: str) -> str | None:
+    """The statements of ``old`` that ``new`` leaves standing, joined; ``None`` if none."""
+    clauses = _clauses(old)
+    if len(clauses) < 2:
+        return None
+    touched: list[bool] = []
+    for clause in clauses:
+        goes_on = bool(touched) and bool(_GOES_ON.match(clause))
+        touched.append(touched[-1] if goes_on else _touched(clause, new))
+    if not any(touched) or all(touched):
+        return None
+    kept = [_completed(c, clauses[0]) for c, t in zip(clauses, touched, strict=True) if not t]
+    return ("，" if _CJK_RUN.search(old) else ", ").join(kept)

@@ -1,0 +1,88 @@
+"""A new statement that supersedes a memory leaves standing what it did not change: the
+untouched part is kept as a memory of its own (zh and en), with the old one's provenance."""
+
+from __future__ import annotations
+
+import pytest
+
+from memhub.providers.remainder import remainder
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kept"),
+    [
+        ("我们项目用 Vue 3，后端是 Go", "我们前端已经从 Vue 3 换成 React 了", "我们项目后端是 Go"),
+        ("我住在杭州，在阿里做前端", "我搬到上海了", "我在阿里做前端"),
+        (
+            "项目用 PostgreSQL 16 做主数据库，不用 MongoDB",
+            "项目用 PostgreSQL 17 做主数据库",
+            "项目不用 MongoDB",
+        ),
+        (
+            "We use Vue 3 for the frontend and Go for the backend",
+            "We switched the frontend from Vue 3 to React",
+            "We use Go for the backend",
+        ),
+        (
+            "I drink coffee every morning, it keeps me awake, and tea in the afternoon",
+            "I quit coffee",
+            "I drink tea in the afternoon",
+        ),
+        ("I live in Berlin and work at SAP", "I moved to Munich", "I work at SAP"),
+    ],
+)
+def test_the_part_a_change_does_not_touch_remains(old: str, new: str, kept: str) -> None:
+    assert remainder(old, new) == kept
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("我住在上海", "我搬到北京了"),  # one clause: replaced whole
+        ("我最爱的编程语言是 Java，已经用了5年", "我现在最喜欢的编程语言是 Python"),  # goes on
+        ("I live in Berlin", "I moved to Munich"),
+        ("我用 vim，每天都用 vim 写代码", "我从 vim 换成 VS Code 了"),  # each names the old value
+    ],
+)
+def test_nothing_remains_of_a_memory_replaced_whole(old: str, new: str) -> None:
+    assert remainder(old, new) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "change", "kept", "gone"),
+    [
+        (
+            "我们项目用 Vue 3，后端是 Go",
+            "我们前端已经从 Vue 3 换成 React 了",
+            "后端是 Go",
+            "Vue 3，",
+        ),
+        (
+            "We use Vue 3 for the frontend and Go for the backend.",
+            "We switched the frontend from Vue 3 to React.",
+            "Go for the backend",
+            "We use Vue 3",
+        ),
+    ],
+)
+async def test_a_change_of_one_value_keeps_its_neighbours_current(
+    client, first, change, kept, gone
+):
+    await client.add(messages=[{"role": "user", "content": first}], user_id="u", session_id="s1")
+    [old] = await client.list(user_id="u")
+    old_id = old.id
+    result = await client.add(
+        messages=[{"role": "user", "content": change}], user_id="u", session_id="s2"
+    )
+    [decision] = result.decisions
+    assert decision.action == "OVERRIDE" and decision.targets == [old_id]
+    assert len(decision.kept) == 1
+    current = {m.id: m.content for m in await client.list(user_id="u")}
+    assert set(current) == {decision.memory_id, decision.kept[0]}
+    assert kept in current[decision.kept[0]] and gone not in current[decision.kept[0]]
+    # found again from a short query, and its history says where it came from
+    found = await client.search("backend 后端", user_id="u")
+    assert decision.kept[0] in {m.id for m in found.memories.normal + found.memories.profile}
+    steps = (await client.history(decision.kept[0])).status_history
+    assert any(f"kept from {old_id}" in (step.reason or "") for step in steps)
+    assert (await client.get(old_id)).status == "superseded"
