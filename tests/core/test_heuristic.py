@@ -179,6 +179,19 @@ EXTRACTION = [
         id="en-a-reaction-that-also-tells-of-the-speaker-kept",
     ),
     pytest.param(
+        [
+            "Btw I no longer drink coffee",
+            "Hey, quick update: we moved the service to PostgreSQL 17",
+            "对了，我下周要去杭州出差",
+        ],
+        [
+            ("I no longer drink coffee", F, False),
+            ("we moved the service to PostgreSQL 17", F, False),
+            ("我下周要去杭州出差", F, True),
+        ],
+        id="en-zh-an-aside-that-only-announces-the-fact-is-not-part-of-it",
+    ),
+    pytest.param(
         ["Thanks for sharing it with me.", "Thanks so much for the tip, I'll try vim tomorrow."],
         [("I'll try vim tomorrow", F, True)],
         id="en-thanks-for-dropped-whole-not-left-as-a-fragment",

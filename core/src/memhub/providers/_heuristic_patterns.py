@@ -71,6 +71,10 @@ CHITCHAT = _longest_first_atomic(CHITCHAT)
 FILLER_PREFIX = _rx(
     r"^(?:好的|好吧|好|嗯+|哦+|噢|啊|哈+|呵+|嘿+|对的|对|是的|没错|行|收到|明白了?|知道了|懂了|"
     r"谢谢你?|多谢|感谢|你好|您好|嗨|哈喽)(?:[\s，,。.!！~、]+|$)",
+    # an aside that only announces what follows ("Btw", "Quick update:", "对了，")
+    r"^(?:对了|顺便说一下|顺便一提|另外|还有|跟你说一下|告诉你|更新一下)[，,:：\s]+",
+    r"^(?:btw|by\s+the\s+way|fyi|(?:oh\s+and\s+|and\s+)?also(?=[\s,]+(?:i|we|my|our)\b)|anyway|(?:quick\s+|small\s+)?update"
+    r"(?=\s*:)|side\s+note(?=\s*:)|ps(?=\s*:))\b[\s,.:!~]*",
     r"^(?:ok(?:ay)?|sure|yes|yeah|yep|well|so|oh|hi|hello|hey|thanks|thank\s+you|great|cool|"
     r"nice|alright|right|got\s+it)\b[\s,.!~]*",
     flags=_I,
