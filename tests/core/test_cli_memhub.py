@@ -43,6 +43,19 @@ def test_add_then_search_and_list(run):
     assert json.loads(out)["memories"]["profile"] == []
 
 
+def test_add_says_what_an_override_kept_and_what_needs_a_look(run):
+    run("add", "--content", "我们项目用 Vue 3，后端是 Go", "--user-id", "u1")
+    code, out, _ = run("add", "--content", "我们前端已经从 Vue 3 换成 React 了", "--user-id", "u1")
+    assert code == 0 and "OVERRIDE" in out
+    [kept_line] = [line for line in out.splitlines() if line.startswith("kept ")]
+    kept = kept_line.split()[1].rstrip(":")
+    code, out, _ = run("--json", "get", kept, "--user-id", "u1")
+    assert json.loads(out)["content"] == "我们项目后端是 Go"
+    run("add", "--content", "API 网关用 Kong", "--user-id", "u1")
+    code, out, _ = run("add", "--content", "听说 API 网关用 Kong", "--user-id", "u1")
+    assert "NOOP" in out and "note: " in out and "demote" in out
+
+
 def test_search_and_list_narrow_to_a_session_only_when_asked(run):
     run("add", "--content", "我养了一只橘猫", "--user-id", "u1", "--session-id", "a")
     run("add", "--content", "我的猫叫团子", "--user-id", "u1", "--session-id", "b")

@@ -152,8 +152,21 @@ def _write(r: WriteResult) -> str:
         f"commit_passed {r.commit_passed}  scene {r.scene}"
     )
     rows = [(d.action, d.update_type or "", d.memory_id or "", d.candidate) for d in r.decisions]
-    return head + (
-        "\n" + render.table(("action", "type", "memory", "candidate"), rows) if rows else ""
+    notes = [
+        line
+        for d in r.decisions
+        for line in (
+            *(
+                f"kept {k}: what {d.memory_id} left standing of the memory it superseded"
+                for k in d.kept
+            ),
+            *([f"note: {d.note}"] if d.note else []),
+        )
+    ]
+    return (
+        head
+        + ("\n" + render.table(("action", "type", "memory", "candidate"), rows) if rows else "")
+        + "".join("\n" + line for line in notes)
     )
 
 
