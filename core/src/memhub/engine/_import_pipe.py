@@ -29,7 +29,7 @@ import numpy as np
 from memhub.engine import cpu, jsonl
 from memhub.engine.conversation import CONTEXT
 from memhub.engine.core import with_access
-from memhub.engine.payload import as_memory
+from memhub.engine.payload import as_memory, as_stored
 from memhub.errors import InvalidInputError, MemHubError
 from memhub.store import facets
 from memhub.store.facets import Layout
@@ -116,7 +116,7 @@ def prepare(
         if r.text is not None and not (vectors_fit and r.payload.get(CONTEXT) not in redacted):
             out.rest.append(r)
             continue
-        payload = dict(with_access(as_memory({**r.payload, "tenant": tenant})))
+        payload = as_stored(with_access(as_memory({**r.payload, "tenant": tenant})))
         if layout is not None:
             payload = facets.stored(payload, layout)
         sparse = (r.sparse.indices, r.sparse.values) if r.sparse is not None else None
