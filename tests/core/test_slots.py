@@ -27,6 +27,11 @@ from memhub.providers.types import Candidate, JudgeItem, Neighbour
         ("我最喜欢的颜色是蓝色", ["favourite:colour"]),
         ("项目用 PostgreSQL 16 做主数据库", ["version:postgresql"]),
         ("站会改到周三上午10点", ["schedule:standup"]),
+        ("Our team deploys on Fridays", ["schedule:deploys"]),
+        ("Bob is my new manager", ["manager"]),
+        ("我的领导是李明", ["manager"]),
+        ("My daughter just turned 6", ["age:my daughter"]),
+        ("我女儿今年6岁了", ["age:我女儿"]),
     ],
 )
 def test_a_statement_is_typed_into_its_slot(text, slots):
@@ -37,6 +42,7 @@ def test_a_statement_is_typed_into_its_slot(text, slots):
     "text",
     [
         "I also like Go",  # likes add up
+        "My team is 5 people",  # a number is no age without years or "turned"
         "我也会说日语",  # skills add up
         "My wife drives a Tesla",  # someone else's car
         "I prefer it this way",  # a preference of no known kind

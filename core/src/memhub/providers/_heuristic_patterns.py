@@ -201,6 +201,9 @@ ABOUT_SOMEONE = _rx(
     # a habit said without its subject, as Chinese often does ("下午也会喝一杯咖啡")
     r"(?:也|还|平时|平常|一般|通常|经常|总是|每天|每周|每晚|早上|上午|下午|晚上|周末)(?:都|也|会|要|常|在)?"
     r"(?:会|喝|吃|去|用|做|看|跑|写|学|玩|练|听|上)",
+    # a habit given up or changed, said without its subject ("不跑步了，改游泳")
+    r"(?<![要想会能])不再?(?:跑|游|喝|吃|抽|用|玩|练|学|打|弹|画|写|做)\S{0,4}?了|"
+    r"改(?:喝|吃|用|学|练|玩|打|游|跑|骑|开)",
     flags=_I,
 )
 # The speaker: "I", "my", "we", "我", "咱们"; "us" only as a word ("US" is a country).
@@ -461,12 +464,12 @@ EN_TIME = (
     r"|noon|midnight|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?"
 )
 _ZH_EVENT = (
-    r"站会|例会|周会|晨会|早会|会议|开会|评审会?|面试|组会"
+    r"站会|例会|周会|晨会|早会|会议|开会|评审会?|面试|组会|部署|发布|上线日"
     r"|截止日期|截止时间|交付日期|上线时间|课|会"
 )
 _EN_EVENT = (
     r"(?:daily\s+|weekly\s+)?(?:stand-?ups?|meetings?|syncs?|1:1s?|one-on-ones?|reviews?|retros?|"
-    r"classe?s?|calls?|lessons?|deadlines?|due\s+date|release|launch)"
+    r"classe?s?|calls?|lessons?|deadlines?|due\s+date|releases?|launch|deploys|deployments?)"
 )
 _ZH_VAL = r"(?P<value>[^，,。！!？?；;\s][^，,。！!？?；;]*)"
 _ZH_PLACE = (
@@ -562,6 +565,27 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         rf"(?P<value>(?:[A-Za-z-]+\s+){{0,3}}?(?i:{_EN_ROLE})s?)\b",
         rf"(?i:\bmy\s+(?:job|role|title|position)\s+is(?:\s+now)?)\s+(?:an?\s+)?{_EN_PHRASE}",
         stateful=True,
+    ),
+    _row(
+        "manager",
+        "manager_change",
+        rf"我的?(?:新|现在的)?(?:领导|老板|上司|经理|主管|导师)(?:现在|换成了?)?(?:是|叫)\s*{_ZH_NAME}",
+        rf"(?P<value>[{CJK}A-Za-z·]{{1,8}}?)(?:现在)?是我的?新?(?:领导|老板|上司|经理|主管|导师)",
+        rf"(?i:\bmy\s+(?:new\s+)?(?:manager|boss|team\s+lead|supervisor|mentor|advisor)\s+is"
+        rf"(?:\s+now)?)\s+{_EN_PROPER}",
+        rf"{_EN_PROPER}\s+(?i:is|has\s+become|became)\s+(?i:my|our)\s+(?i:new\s+)?"
+        rf"(?i:manager|boss|team\s+lead|supervisor|mentor|advisor)\b",
+        stateful=True,
+    ),
+    _row(
+        "age",
+        "age_change",
+        r"(?P<slot>我|我的?[^\s，,。\d]{1,3}?)(?:今年|现在|已经|刚)?满?(?P<value>\d{1,3})岁",
+        r"(?i:(?P<slot>\bI|\bmy\s+[a-z]+)(?:'m|\s+am|\s+is|'s)\s+(?:now\s+)?)(?P<value>\d{1,3})"
+        r"(?=\s+years?\s+old|\s*yo\b)",
+        r"(?i:(?P<slot>\bI|\bmy\s+[a-z]+)\s+(?:just\s+)?turned\s+)(?P<value>\d{1,3})\b",
+        stateful=True,
+        needs_slot=True,
     ),
     _row(
         "favourite",
@@ -702,9 +726,25 @@ DEPARTURES = tuple(
         r"(?=\s+(?i:and|but|last|yesterday|because)\b|\s*[,.;!]|\s*$)",
         r"(?i:\b(?:quit|left|resigned\s+from))\s+(?i:my\s+job\s+at\s+)?"
         r"(?P<old>[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})",
-        r"(?i:\b(?:quit|gave\s+up|stopped))\s+(?i:(?:drinking|eating|smoking|using|playing|doing)\s+)?"
-        r"(?P<old>[a-z][\w-]*)(?=\s*(?:[,.;!]|$|\s+(?:and|but|last|this|for)\b))",
+        r"(?i:\b(?:quit|gave\s+up(?:\s+on)?|stopped))\s+"
+        r"(?i:(?:drinking|eating|smoking|using|playing|doing|learning|studying)\s+)?"
+        r"(?P<old>[A-Za-z][\w-]*)(?=\s*(?:[,.;!]|$|\s+(?:and|but|last|this|for)\b))",
+        r"(?:和|跟)\s*(?P<old>[^\s，,。！!；;和跟]{1,8}?)\s*(?:分手|离婚|分开)",
+        r"(?<![要想会能])不(?:再)?(?P<old>(?:跑|游|喝|吃|抽|用|玩|练|学|打|弹|画|写|做)[^\s，,。！!；;了]{0,4})了",
     )
+)
+
+# A switch that names only the new value ("我现在改喝拿铁了", "I switched to drinking tea"): it
+# retires what the same verb held before.
+SWITCHES = (
+    re.compile(
+        r"(?:改|换成|转而|开始改)(?P<verb>喝|吃|用|学|练|玩|打|抽|看|听|开|骑)了?\s*"
+        r"(?P<new>[^\s，,。！!；;了]{1,12})"
+    ),
+    re.compile(
+        r"(?i:\bswitched\s+to\s+)(?P<verb>drink|eat|us|play|learn|read|listen|watch|driv|rid)"
+        r"(?i:ing)\s+(?P<new>[\w-]+(?:\s+[\w-]+)?)"
+    ),
 )
 
 # A departure that says which slot it leaves, so the memory it retires can be found by slot.

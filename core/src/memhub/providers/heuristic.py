@@ -363,6 +363,7 @@ class _Facts:
     future: bool
     hits: tuple[P.Hit, ...]
     replacement: tuple[str, str] | None
+    switch: tuple[str, str] | None  # (verb, new value): "改喝拿铁" names only the new drink
 
 
 def _clean_term(term: str | None) -> str:
@@ -400,6 +401,7 @@ def _facts(text: str) -> _Facts:
         future=bool(P.FUTURE.search(text)),
         hits=tuple(P.find_attributes(text)),
         replacement=replacement,
+        switch=next(((m["verb"], m["new"]) for p in P.SWITCHES if (m := p.search(text))), None),
     )
 
 
@@ -408,7 +410,9 @@ def _mentions(text: str, term: str) -> bool:
     if not term:
         return False
     words = [re.escape(w) for w in term.split()]
-    return bool(re.search(r"(?<![a-z0-9])" + r"\s*".join(words) + r"(?![a-z0-9])", _fold(text)))
+    before = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", term) else ""
+    after = r"(?![a-z0-9])" if re.search(r"[a-z0-9]$", term) else ""  # "跑步5公里" holds 跑步
+    return bool(re.search(before + r"\s*".join(words) + after, _fold(text)))
 
 
 def _stem(word: str) -> str:
@@ -488,6 +492,17 @@ def _replacement_label(old: str, new: str) -> str:
     return "tool_replaced"
 
 
+def _switched_from(switch: tuple[str, str], stored: str) -> bool:
+    """Whether ``stored`` says what the user ``verb``-ed before the switch to another value."""
+    verb, new = switch
+    if _mentions(stored, new.lower()) or new in stored:
+        return False
+    if _CJK_RUN.match(verb):
+        return bool(re.search(rf"{verb}(?!了?\s*$)", stored))
+    ending = "(?:e|es|ing)" if verb.lower() in ("us", "driv", "rid") else "(?:e|es|s|ing)?"
+    return bool(re.search(rf"(?i)\b{verb}{ending}\b", stored))
+
+
 def _relate(c: _Facts, n: _Facts) -> _Relation | None:
     """How a candidate relates to one neighbour; ``None`` when they are unrelated."""
     if c.key == n.key:
@@ -507,6 +522,9 @@ def _relate(c: _Facts, n: _Facts) -> _Relation | None:
         if not new:
             return _Relation("OVERRIDE", "no_longer", f"'{old}' no longer holds")
         return _Relation("OVERRIDE", _replacement_label(old, new), f"'{old}' replaced by '{new}'")
+    if c.switch and not c.future and _switched_from(c.switch, n.text):
+        verb, new_value = c.switch
+        return _Relation("OVERRIDE", "preference_change", f"now {verb} '{new_value}'")
     same_polarity = c.negated == n.negated
     covered = len(c.tokens) >= 2 and len(c.tokens & n.tokens) >= COVERED * len(c.tokens)
     if (

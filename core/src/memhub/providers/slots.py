@@ -23,9 +23,11 @@ slot                      filled by (examples)
 ``phone``                 我用的手机是 iPhone 12, 现在用华为 Mate 60, my phone is a Pixel 8
 ``computer``              MacBook Pro, ThinkPad X1, …
 ``diet``                  我吃素, I'm vegan
+``manager``               我的领导是…, 王芳是我的新领导, my manager is…, Bob is my new boss
+``age:<who>``             我女儿5岁, my daughter just turned 6, I'm 30 years old
 ``favourite:<what>``      最喜欢的颜色是…, my favourite editor is…
 ``preference:<what>``     更喜欢…, I prefer… (only with a known kind: language, drink, editor…)
-``schedule:<event>``      站会改到周三, the standup moved to 10am
+``schedule:<event>``      站会改到周三, the standup moved to 10am, deploys are on Tuesdays
 ``version:<product>``     PostgreSQL 16, Python 3.12
 ========================  ============================================================
 
