@@ -7,6 +7,8 @@ the user is reconciled only with that agent's memory.
 
 from __future__ import annotations
 
+import pytest
+
 from memhub import MemoryClient
 
 BIKE = [{"role": "user", "content": "I own a red bike."}]
@@ -101,3 +103,54 @@ async def test_a_new_version_belongs_to_the_session_that_said_it(e5, tmp_path):
         assert [m.session_id for m in await client.list(user_id="u")] == ["s2"]
         found = (await client.search("我住在哪里", user_id="u", session_id="s2")).memories.all()
         assert [m.content for m in found] == ["我上个月搬到北京了"]
+
+
+# A change said in other words than the stored value, in a later session: the old value is
+# no longer current, and what the superseded memory said beside it still is.
+CHANGES = [
+    ("My boss is Karen.", "Karen retired, my new boss is Tom.", "is Karen", None),
+    ("我儿子今年3岁", "我儿子上个月满4岁了", "3岁", None),
+    (
+        "I play tennis on Sundays and go hiking on Saturdays.",
+        "I stopped playing tennis.",
+        "play tennis",
+        "hiking",
+    ),
+    ("我平时喝绿茶", "最近改喝咖啡了", "绿茶", None),
+    ("I'm learning the guitar.", "I gave up on the guitar last year.", "learning", None),
+    ("The release is every Thursday.", "Releases are on Mondays now.", "Thursday", None),
+    ("我和阿杰在谈恋爱", "我跟阿杰分手了", "谈恋爱", None),
+    ("我每周游泳三次", "我不游泳了，改练瑜伽", "每周游泳", None),
+    (
+        "I use Slack at work and Signal with friends.",
+        "We replaced Slack with Teams at work.",
+        "use Slack",
+        "Signal",
+    ),
+    (
+        "我们用 MySQL 存订单，用 Redis 做缓存",
+        "订单库已经从 MySQL 换成 TiDB 了",
+        "用 MySQL",
+        "Redis",
+    ),
+    (
+        "Our frontend is Angular and the backend is Django.",
+        "We migrated the frontend from Angular to Svelte.",
+        "is Angular",
+        "Django",
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "change", "stale", "kept"), CHANGES)
+async def test_a_change_in_other_words_retires_the_old_value_and_keeps_the_rest(
+    e5, tmp_path, first, change, stale, kept
+):
+    async with MemoryClient(storage_dir=tmp_path / "s", embed=e5, cwd=tmp_path) as client:
+        await client.add(messages=[{"role": "user", "content": first}], user_id="u", session_id="a")
+        await client.add(
+            messages=[{"role": "user", "content": change}], user_id="u", session_id="b"
+        )
+        current = [m.content for m in await client.list(user_id="u")]
+    assert not [m for m in current if stale in m], current
+    assert kept is None or [m for m in current if kept in m], current

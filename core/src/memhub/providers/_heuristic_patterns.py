@@ -407,7 +407,8 @@ def canonical_slot(slot: str | None, value: str) -> str | None:
     if slot:
         s = re.sub(r"\s+", " ", slot.lower().strip())
         s = re.sub(r"^开(?=会)|^(?:daily|weekly)\s+(?=standup|stand-up)|^每日", "", s)
-        return _SLOT_ALIASES.get(s, s)
+        s = _SLOT_ALIASES.get(s, s)
+        return re.sub(r"(?<=[a-z]{3}[^s])s$", "", s)  # "releases" is the slot of "release"
     return _VALUE_CATEGORY.get(value)
 
 
@@ -580,7 +581,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     _row(
         "age",
         "age_change",
-        r"(?P<slot>我|我的?[^\s，,。\d]{1,3}?)(?:今年|现在|已经|刚)?满?(?P<value>\d{1,3})岁",
+        r"(?P<slot>我|我的?[^\s，,。\d]{1,3}?)(?:今年|现在|已经|刚|上个?月|这个?月|上周|昨天|前天|去年)?"
+        r"刚?满?(?P<value>\d{1,3})岁",
         r"(?i:(?P<slot>\bI|\bmy\s+[a-z]+)(?:'m|\s+am|\s+is|'s)\s+(?:now\s+)?)(?P<value>\d{1,3})"
         r"(?=\s+years?\s+old|\s*yo\b)",
         r"(?i:(?P<slot>\bI|\bmy\s+[a-z]+)\s+(?:just\s+)?turned\s+)(?P<value>\d{1,3})\b",
@@ -629,7 +631,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         rf"(?i)(?P<slot>{_EN_EVENT})\b[^,;.]{{0,25}}?\b(?:moved|changed|rescheduled|pushed|"
         rf"shifted|postponed)\s+to\s+(?:on\s+|at\s+)?(?P<value>{EN_TIME})",
         rf"(?i)(?P<slot>{_EN_EVENT})\b[^,;.]{{0,25}}?\b(?:at|on|is)\s+(?:now\s+)?(?:at\s+|on\s+)?"
-        rf"(?P<value>{EN_TIME})",
+        rf"(?:every\s+)?(?P<value>{EN_TIME})",
     ),
     _row(
         "version",
@@ -728,7 +730,7 @@ DEPARTURES = tuple(
         r"(?P<old>[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})",
         r"(?i:\b(?:quit|gave\s+up(?:\s+on)?|stopped))\s+"
         r"(?i:(?:drinking|eating|smoking|using|playing|doing|learning|studying)\s+)?"
-        r"(?P<old>[A-Za-z][\w-]*)(?=\s*(?:[,.;!]|$|\s+(?:and|but|last|this|for)\b))",
+        r"(?i:(?:the|my)\s+)?(?P<old>[A-Za-z][\w-]*)(?=\s*(?:[,.;!]|$|\s+(?:and|but|last|this|for)\b))",
         r"(?:和|跟)\s*(?P<old>[^\s，,。！!；;和跟]{1,8}?)\s*(?:分手|离婚|分开)",
         r"(?<![要想会能])不(?:再)?(?P<old>(?:跑|游|喝|吃|抽|用|玩|练|学|打|弹|画|写|做)[^\s，,。！!；;了]{0,4})了",
     )

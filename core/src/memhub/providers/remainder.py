@@ -64,6 +64,12 @@ _GOES_ON = re.compile(
 )
 
 
+_EN_OWN_VERB = re.compile(
+    r"^(?:the|this|that|our|my|his|her|their)\s+\w+(?:\s+\w+)?\s+(?:is|are|was|were|has|have|uses?|runs?)\b",
+    re.I,
+)
+
+
 def _clauses(text: str) -> list[str]:
     return [
         clause.strip()
@@ -84,8 +90,8 @@ def _touched(clause: str, new: str) -> bool:
 
 def _completed(clause: str, first: str) -> str:
     """The clause with the subject (and in English the verb) it shares with ``first``."""
-    if _OWN_SUBJECT.match(clause):
-        return clause
+    if _OWN_SUBJECT.match(clause) or _EN_OWN_VERB.search(clause):
+        return clause  # "…, the backend is Django" stands as it is
     if _CJK_RUN.match(clause):
         subject = m.group() if (m := _ZH_SUBJECT.match(first)) else ""
         return subject + clause if subject and not clause.startswith(subject) else clause
