@@ -574,7 +574,9 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         rf"(?P<value>[{CJK}A-Za-z·]{{1,8}}?)(?:现在)?是我的?新?(?:领导|老板|上司|经理|主管|导师)",
         rf"(?i:\bmy\s+(?:new\s+)?(?:manager|boss|team\s+lead|supervisor|mentor|advisor)\s+is"
         rf"(?:\s+now)?)\s+{_EN_PROPER}",
-        rf"{_EN_PROPER}\s+(?i:is|has\s+become|became)\s+(?i:my|our)\s+(?i:new\s+)?"
+        # a name of a few words, from a word start: an open run of capitals was quadratic
+        r"(?<![\w'&.-])(?P<value>(?!(?:a|an|the)\b)[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,2})"
+        r"\s+(?i:is|has\s+become|became)\s+(?i:my|our)\s+(?i:new\s+)?"
         rf"(?i:manager|boss|team\s+lead|supervisor|mentor|advisor)\b",
         stateful=True,
     ),
