@@ -145,7 +145,11 @@ EXTRACTION = [
         id="en-more-small-talk-and-a-bare-name-dropped",
     ),
     pytest.param(
-        ["Melanie: How was the trip, did you enjoy it?", "Jon: What did you paint, a sunset?"],
+        [
+            "Melanie: How was the trip, did you enjoy it?",
+            "Jon: What did you paint, a sunset?",
+            "What stack are we on again, and who's my manager?",
+        ],
         [],
         id="en-a-question-split-at-a-comma-behind-a-speaker-label-dropped",
     ),

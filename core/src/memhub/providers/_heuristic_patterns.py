@@ -577,7 +577,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         # a name of a few words, from a word start: an open run of capitals was quadratic
         r"(?<![\w'&.-])(?P<value>(?!(?:a|an|the)\b)[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,2})"
         r"\s+(?i:is|has\s+become|became)\s+(?i:my|our)\s+(?i:new\s+)?"
-        rf"(?i:manager|boss|team\s+lead|supervisor|mentor|advisor)\b",
+        r"(?i:manager|boss|team\s+lead|supervisor|mentor|advisor)\b",
         stateful=True,
     ),
     _row(

@@ -245,6 +245,9 @@ def _sentences(text: str) -> list[tuple[str, str]]:
     return [(body.strip(), end) for body, end in out if body.strip()]
 
 
+_WH_OPENING = re.compile(r"^(?:what|which|who|whom|whose|where|when|why|how)\b", re.I)
+
+
 def _self_contained(clause: str) -> bool:
     return bool(P.PROFILE_CUE.search(clause) or P.find_attributes(clause))
 
@@ -284,7 +287,9 @@ def _statements(body: str, terminator: str) -> list[str]:
         clause = _strip_fillers(clause)
         if P.COMMAND.match(clause) or P.REQUEST.match(clause):
             break  # what follows a command is its object, not a statement
-        end = terminator if i == len(clauses) - 1 else ""  # "?" closes only the last clause
+        # "?" closes the last clause, and any that opens as a question does ("What stack
+        # are we on again, and who's my manager?")
+        end = terminator if i == len(clauses) - 1 or _WH_OPENING.match(clause) else ""
         if (
             clause
             and not _is_chitchat(clause)
