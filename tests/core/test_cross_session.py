@@ -108,6 +108,13 @@ async def test_a_new_version_belongs_to_the_session_that_said_it(e5, tmp_path):
 # A change said in other words than the stored value, in a later session: the old value is
 # no longer current, and what the superseded memory said beside it still is.
 CHANGES = [
+    (
+        "I'm Dana, a backend engineer at Fintory.",
+        "I became a product manager last month.",
+        "backend",
+        "Dana",
+    ),
+    ("我是小林，杭州的前端工程师", "我转行做产品经理了", "前端工程师", "小林"),
     ("My boss is Karen.", "Karen retired, my new boss is Tom.", "is Karen", None),
     ("我儿子今年3岁", "我儿子上个月满4岁了", "3岁", None),
     (

@@ -196,6 +196,16 @@ EXTRACTION = [
         id="en-zh-an-aside-that-only-announces-the-fact-is-not-part-of-it",
     ),
     pytest.param(
+        ["I'm Dana, a backend engineer at Fintory.", "我叫小林，杭州的前端工程师"],
+        [
+            ("I'm Dana", F, False),
+            ("I'm a backend engineer at Fintory", P, False),
+            ("我叫小林", P, False),
+            ("我是杭州的前端工程师", P, False),
+        ],
+        id="en-zh-a-name-then-what-the-speaker-is-are-two-statements",
+    ),
+    pytest.param(
         ["Thanks for sharing it with me.", "Thanks so much for the tip, I'll try vim tomorrow."],
         [("I'll try vim tomorrow", F, True)],
         id="en-thanks-for-dropped-whole-not-left-as-a-fragment",

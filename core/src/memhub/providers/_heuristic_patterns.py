@@ -482,7 +482,7 @@ _EN_PHRASE = (
     r"(?P<value>[\w+#'.-]+(?:\s+[\w+#'.-]+){0,3}?)(?=\s*(?:$|[,;!?]|\.(?:\s|$)|\s+(?:now|these\s+"
     r"days|too|anymore|as\s+well|because|since|but|over|than|instead)\b))"
 )
-_ZH_ROLE = (
+ZH_ROLE = _ZH_ROLE = (
     r"工程师|程序员|开发|设计师|产品经理|经理|架构师|老师|教师|医生|护士|律师|学生|研究员|研究生|博士生?|"
     r"分析师|会计|记者|作家|销售|运营|总监|主管|CTO|CEO|创始人"
 )

@@ -252,6 +252,15 @@ def _self_contained(clause: str) -> bool:
     return bool(P.PROFILE_CUE.search(clause) or P.find_attributes(clause))
 
 
+# "I'm Dana, a backend engineer at Fintory", "我是小林，杭州的前端工程师": a name, then what the
+# speaker is, said once; the description is a statement of its own ("I'm a backend engineer
+# at Fintory"), which fills the job slot.
+_INTRODUCTION = re.compile(
+    r"^(I'm|I\s+am|我是|我叫)\s*[A-Z\u4e00-\u9fff][\w\u4e00-\u9fff·-]{0,10}$"
+)
+_DESCRIPTION = re.compile(rf"^(?:an?\s+\w|(?!是)[^\s，,]{{0,12}}(?:{P.ZH_ROLE})$)", re.I)
+
+
 def _with_subject(clause: str, subject: str) -> str:
     if not subject or _OWN_SUBJECT.match(clause):
         return clause
@@ -299,11 +308,16 @@ def _statements(body: str, terminator: str) -> list[str]:
             kept.append(clause)
     if not kept:
         return []
-    if len(kept) > 1 and _self_contained(kept[0]):
+    if len(kept) > 1 and (_self_contained(kept[0]) or _INTRODUCTION.match(kept[0])):
         subject = m.group() if (m := _SUBJECT.match(kept[0])) else ""
+        copula = m.group(1).replace("我叫", "我是") if (m := _INTRODUCTION.match(kept[0])) else ""
         split = [kept[0]]
         for clause in kept[1:]:
-            carried = _with_subject(clause, subject)
+            carried = (
+                _with_subject(clause, copula)
+                if copula and _DESCRIPTION.match(clause)
+                else _with_subject(clause, subject)
+            )
             if not _self_contained(carried):
                 break
             split.append(carried)
