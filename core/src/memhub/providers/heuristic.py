@@ -255,9 +255,7 @@ def _self_contained(clause: str) -> bool:
 # "I'm Dana, a backend engineer at Fintory", "我是小林，杭州的前端工程师": a name, then what the
 # speaker is, said once; the description is a statement of its own ("I'm a backend engineer
 # at Fintory"), which fills the job slot.
-_INTRODUCTION = re.compile(
-    r"^(I'm|I\s+am|我是|我叫)\s*[A-Z\u4e00-\u9fff][\w\u4e00-\u9fff·-]{0,10}$"
-)
+_INTRODUCTION = re.compile(rf"^(I'm|I\s+am|我是|我叫)\s*[A-Z{P.CJK}][\w{P.CJK}·-]{{0,10}}$")
 _DESCRIPTION = re.compile(rf"^(?:an?\s+\w|(?!是)[^\s，,]{{0,12}}(?:{P.ZH_ROLE})$)", re.I)
 
 
