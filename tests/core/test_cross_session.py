@@ -108,6 +108,17 @@ async def test_a_new_version_belongs_to_the_session_that_said_it(e5, tmp_path):
 # A change said in other words than the stored value, in a later session: the old value is
 # no longer current, and what the superseded memory said beside it still is.
 CHANGES = [
+    ("I work remotely from Lisbon.", "I'm now working from our London office.", "Lisbon", None),
+    ("My partner is Sam.", "Sam and I broke up last month.", "partner is Sam", None),
+    ("我的车是一辆丰田卡罗拉", "我把卡罗拉卖了，现在骑电动车上班", "丰田卡罗拉", None),
+    ("我在学钢琴", "钢琴我放弃了，太难了", "在学钢琴", None),
+    ("I sleep around midnight.", "These days I go to bed at 10pm.", "midnight", None),
+    (
+        "我们的数据库是 MongoDB，缓存用 Redis",
+        "数据库从 MongoDB 迁到 PostgreSQL 了",
+        "是 MongoDB",
+        "缓存用 Redis",
+    ),
     (
         "I'm Dana, a backend engineer at Fintory.",
         "I became a product manager last month.",

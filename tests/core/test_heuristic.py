@@ -206,6 +206,11 @@ EXTRACTION = [
         id="en-zh-a-name-then-what-the-speaker-is-are-two-statements",
     ),
     pytest.param(
+        ["Sam and I broke up last month."],
+        [("Sam and I broke up last month", F, False)],
+        id="en-a-name-in-a-compound-subject-stays-with-it",
+    ),
+    pytest.param(
         ["Thanks for sharing it with me.", "Thanks so much for the tip, I'll try vim tomorrow."],
         [("I'll try vim tomorrow", F, True)],
         id="en-thanks-for-dropped-whole-not-left-as-a-fragment",

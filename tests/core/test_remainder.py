@@ -14,6 +14,11 @@ from memhub.providers.remainder import remainder
         ("我们项目用 Vue 3，后端是 Go", "我们前端已经从 Vue 3 换成 React 了", "我们项目后端是 Go"),
         ("我住在杭州，在阿里做前端", "我搬到上海了", "我在阿里做前端"),
         (
+            "我们的数据库是 MongoDB，缓存用 Redis",
+            "数据库从 MongoDB 迁到 PostgreSQL 了",
+            "缓存用 Redis",
+        ),
+        (
             "项目用 PostgreSQL 16 做主数据库，不用 MongoDB",
             "项目用 PostgreSQL 17 做主数据库",
             "项目不用 MongoDB",

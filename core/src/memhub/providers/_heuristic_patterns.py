@@ -353,6 +353,8 @@ _SLOT_ALIASES = _lexicon(
         "food": "食物|菜|美食|food|dish|cuisine",
         "meeting": "会|开会|会议|meeting|meetings",
         "standup": "站会|晨会|早会|standup|standups|stand-up",
+        "bedtime": "睡觉|go to bed|sleep",
+        "waking": "起床|wake up|get up",
         "sync": "周会|例会|sync|syncs|weekly sync",
         "deadline": "截止日期|截止时间|交付日期|deadline|deadlines|due date",
         "postgresql": "postgres|postgresql|pg",
@@ -465,12 +467,13 @@ EN_TIME = (
     r"|noon|midnight|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?"
 )
 _ZH_EVENT = (
-    r"站会|例会|周会|晨会|早会|会议|开会|评审会?|面试|组会|部署|发布|上线日"
+    r"站会|例会|周会|晨会|早会|会议|开会|评审会?|面试|组会|部署|发布|上线日|睡觉|起床"
     r"|截止日期|截止时间|交付日期|上线时间|课|会"
 )
 _EN_EVENT = (
     r"(?:daily\s+|weekly\s+)?(?:stand-?ups?|meetings?|syncs?|1:1s?|one-on-ones?|reviews?|retros?|"
-    r"classe?s?|calls?|lessons?|deadlines?|due\s+date|releases?|launch|deploys|deployments?)"
+    r"classe?s?|calls?|lessons?|deadlines?|due\s+date|releases?|launch|deploys|deployments?|"
+    r"go\s+to\s+bed|sleep|wake\s+up|get\s+up)"
 )
 _ZH_VAL = r"(?P<value>[^，,。！!？?；;\s][^，,。！!？?；;]*)"
 _ZH_PLACE = (
@@ -539,6 +542,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         rf"在(?P<value>{CITIES})(?:工作|上班)",
         rf"(?:调到|调去|转到|派到|外派到|派驻)(?P<value>{CITIES})",
         rf"(?i:\bI\s+(?:now\s+|currently\s+)?work\s+in)\s+{_EN_PROPER}",
+        rf"(?i:\bI(?:'m|\s+am)?\s+(?:now\s+|currently\s+)?work(?:ing)?\s+(?:remotely\s+)?"
+        rf"(?:from|out\s+of)\s+(?:our\s+|the\s+)?){_EN_PROPER}",
         stateful=True,
     ),
     _row(
@@ -632,7 +637,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         rf"(?P<slot>{_ZH_EVENT})(?:时间)?(?:是|在|定在|安排在)\s*(?P<value>{ZH_TIME})",
         rf"(?i)(?P<slot>{_EN_EVENT})\b[^,;.]{{0,25}}?\b(?:moved|changed|rescheduled|pushed|"
         rf"shifted|postponed)\s+to\s+(?:on\s+|at\s+)?(?P<value>{EN_TIME})",
-        rf"(?i)(?P<slot>{_EN_EVENT})\b[^,;.]{{0,25}}?\b(?:at|on|is)\s+(?:now\s+)?(?:at\s+|on\s+)?"
+        rf"(?i)(?P<slot>{_EN_EVENT})\b[^,;.]{{0,25}}?\b(?:at|on|is|around|by)\s+(?:now\s+)?(?:at\s+|on\s+)?"
         rf"(?:every\s+)?(?P<value>{EN_TIME})",
     ),
     _row(
@@ -734,6 +739,12 @@ DEPARTURES = tuple(
         r"(?i:(?:drinking|eating|smoking|using|playing|doing|learning|studying)\s+)?"
         r"(?i:(?:the|my)\s+)?(?P<old>[A-Za-z][\w-]*)(?=\s*(?:[,.;!]|$|\s+(?:and|but|last|this|for)\b))",
         r"(?:和|跟)\s*(?P<old>[^\s，,。！!；;和跟]{1,8}?)\s*(?:分手|离婚|分开)",
+        r"把\s*(?:我的|那辆|那台|那部|那个)?\s*(?P<old>[^\s，,。！!；;把]{1,12}?)\s*(?:卖了|卖掉了?|退了|退掉了?|"
+        r"送人了|放弃了|戒了|戒掉了)",
+        r"^(?P<old>[^\s，,。！!；;我]{1,8}?)\s*我?(?:已经|早就)?(?:放弃了|不学了|不练了|不玩了|不弹了|戒了)",
+        r"放弃了?\s*(?P<old>[^\s，,。！!；;了]{1,8})",
+        r"(?<![\w'-])(?P<old>[A-Z][\w'-]*)\s+and\s+I\s+(?:broke\s+up|split\s+up|separated|divorced|got\s+divorced)",
+        r"(?i:\b(?:broke\s+up|split\s+up)\s+with|\bdivorced)\s+(?P<old>[A-Z][\w'-]*)",
         r"(?<![要想会能])不(?:再)?(?P<old>(?:跑|游|喝|吃|抽|用|玩|练|学|打|弹|画|写|做)[^\s，,。！!；;了]{0,4})了",
     )
 )

@@ -42,6 +42,10 @@ _ZH_SUBJECT = re.compile(
 _EN_SUBJECT_VERB = re.compile(
     r"^(?P<subject>I|we|they|he|she|my\s+\w+|our\s+\w+)\s+(?P<verb>[a-z]+)\b", re.I
 )
+# A clause that opens with a thing of its own ("缓存用 Redis") takes only an owner's subject
+# ("我们项目" → "我们项目后端是 Go"), not another thing's ("我们的数据库").
+_ZH_OWN_TOPIC = re.compile(r"^(?!不|没)[^\s，,。；;]{1,6}?(?=用|是|有)")
+_ZH_OWNER = re.compile(r"^(?:我们|咱们|我|他们|她们|他|她)(?:的)?(?:项目|团队|公司|组|家)?$")
 # A clause that starts with a verb of its own takes only the subject ("… and work at SAP");
 # lower case only, so that "Go for the backend" is a name, not the verb.
 _EN_VERB_FIRST = re.compile(
@@ -94,6 +98,8 @@ def _completed(clause: str, first: str) -> str:
         return clause  # "…, the backend is Django" stands as it is
     if _CJK_RUN.match(clause):
         subject = m.group() if (m := _ZH_SUBJECT.match(first)) else ""
+        if _ZH_OWN_TOPIC.match(clause) and not _ZH_OWNER.match(subject):
+            return clause  # "缓存用 Redis" after "我们的数据库是 MongoDB" names its own thing
         return subject + clause if subject and not clause.startswith(subject) else clause
     m = _EN_SUBJECT_VERB.match(first)
     if not m:
