@@ -248,13 +248,14 @@ def _sentences(text: str) -> list[tuple[str, str]]:
 _WH_OPENING = re.compile(r"^(?:what|which|who|whom|whose|where|when|why|how)\b", re.I)
 
 
-def _rejoined(clauses: list[str]) -> list[str]:
+def _rejoined(clauses: list[str], body: str) -> list[str]:
     """Clauses with a name split off a compound subject put back ("Sam and I broke up" is
-    one statement, not "Sam" and "I broke up")."""
+    one statement, not "Sam" and "I broke up"; "Actually, I …" stays split)."""
     out: list[str] = []
     for clause in clauses:
-        if out and _NAME_ALONE.match(out[-1]) and re.match(r"I\b", clause):
-            out[-1] = f"{out[-1]} and {clause}"
+        joined = f"{out[-1]} and {clause}" if out else ""
+        if joined and _NAME_ALONE.match(out[-1]) and re.match(r"I\b", clause) and joined in body:
+            out[-1] = joined
         else:
             out.append(clause)
     return out
@@ -288,7 +289,7 @@ def _statements(body: str, terminator: str) -> list[str]:
     body = label + _THANKS_FOR.sub("", body[len(label) :])
     body = _strip_fillers(P.MEMORY_PREFIX.sub("", _strip_fillers(body)).strip())
     body = P.RESTATED.sub("", body).strip()
-    clauses = _rejoined([c for c in _CLAUSE_SPLIT.split(body) if c.strip()])
+    clauses = _rejoined([c for c in _CLAUSE_SPLIT.split(body) if c.strip()], body)
     taken_back = [i for i, c in enumerate(clauses) if P.SELF_CORRECTION.match(_strip_fillers(c))]
     if taken_back:  # "我住在上海，不对，我住在北京": only what follows the correction counts
         clauses = clauses[taken_back[-1] + 1 :]
