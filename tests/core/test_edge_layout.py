@@ -185,7 +185,7 @@ async def test_a_checkpoint_is_written_as_few_values_and_an_older_one_reads_back
     assert DOC in raw
 
     # as memhub wrote checkpoints before: every field as given, the parent as a facet
-    layout = store._layout("checkpoints")
+    layout = store.layout("checkpoints")
     old = replace(layout, keys=layout.keys | {"parent_checkpoint_id"})
     point = qe.Point(pid(2), {}, stored({**CHECKPOINT, "checkpoint_id": "c3"}, old))
     await store._run(store._update, "checkpoints", qe.UpdateOperation.upsert_points([point]))
@@ -265,7 +265,7 @@ async def test_a_shard_in_an_earlier_layout_reads_back_alike(
         await store.compact()
         raw = await _raw(store, pid(1))
         assert orjson.loads(raw[DOC])["layer"] == "fact"
-        layout = store._layout("memories")
+        layout = store.layout("memories")
         assert raw[FACETS] == layout.hashes(facets(MEMORY, layout))
         assert await store.retrieve("memories", [p.id for p in POINTS]) == POINTS_READ
         assert await _answers(store) == before

@@ -152,17 +152,13 @@ def _write(r: WriteResult) -> str:
         f"commit_passed {r.commit_passed}  scene {r.scene}"
     )
     rows = [(d.action, d.update_type or "", d.memory_id or "", d.candidate) for d in r.decisions]
-    notes = [
-        line
-        for d in r.decisions
-        for line in (
-            *(
-                f"kept {k}: what {d.memory_id} left standing of the memory it superseded"
-                for k in d.kept
-            ),
-            *([f"note: {d.note}"] if d.note else []),
-        )
-    ]
+    notes: list[str] = []
+    for d in r.decisions:
+        notes += [
+            f"kept {k}: what {d.memory_id} left standing of the memory it superseded"
+            for k in d.kept
+        ]
+        notes += [f"note: {d.note}"] if d.note else []
     return (
         head
         + ("\n" + render.table(("action", "type", "memory", "candidate"), rows) if rows else "")

@@ -81,6 +81,12 @@ class Prepared:
         return jsonl.float32s(self.dense[ready.row * size : (ready.row + 1) * size])
 
 
+def imported(payload: dict[str, Any], tenant: str) -> dict[str, Any]:
+    """A memory line's payload as the importing store keeps it: in ``tenant``, with its
+    access keys (both processes of an import make it so)."""
+    return as_stored(with_access(as_memory({**payload, "tenant": tenant})))
+
+
 def prepare(
     lines: list[tuple[int, str]],
     dim: int | None,
@@ -116,7 +122,7 @@ def prepare(
         if r.text is not None and not (vectors_fit and r.payload.get(CONTEXT) not in redacted):
             out.rest.append(r)
             continue
-        payload = as_stored(with_access(as_memory({**r.payload, "tenant": tenant})))
+        payload = imported(r.payload, tenant)
         if layout is not None:
             payload = facets.stored(payload, layout)
         sparse = (r.sparse.indices, r.sparse.values) if r.sparse is not None else None

@@ -22,8 +22,8 @@ from typing import Any
 
 from memhub.engine import _import_pipe, audit, conversation, jsonl
 from memhub.engine.conversation import CONTEXT
-from memhub.engine.core import Engine, with_access
-from memhub.engine.payload import ITEM_LAYERS, Memory, as_memory, as_stored
+from memhub.engine.core import Engine
+from memhub.engine.payload import ITEM_LAYERS, Memory, as_memory
 from memhub.engine.records import now
 from memhub.errors import InvalidInputError
 from memhub.models import ExportResult, ImportResult
@@ -374,8 +374,9 @@ async def _present(engine: Engine, ids: list[str]) -> set[str]:
 
 
 def _point(run: _Run, r: jsonl.Record) -> StoredPoint:
-    payload = as_stored(with_access(as_memory({**r.payload, "tenant": run.tenant})))
-    return StoredPoint(r.pid, payload, jsonl.as_floats(r.dense), r.sparse)
+    return StoredPoint(
+        r.pid, _import_pipe.imported(r.payload, run.tenant), jsonl.as_floats(r.dense), r.sparse
+    )
 
 
 async def _write(run: _Run, points: list[StoredPoint], steps: list[dict[str, Any]]) -> None:

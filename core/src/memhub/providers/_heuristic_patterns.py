@@ -194,8 +194,9 @@ DEFERRAL = _rx(
 # A statement worth keeping is about the user or their world: it says who (I, my, we, 我, 我们,
 # the user's people and things) or names something specific (a number, a name, a time).
 # A clause with neither ("下一个问题", "hold that thought", "不是这样的") is talk, not a fact.
+_I_WORDS = r"i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|us|our|ours"
 ABOUT_SOMEONE = _rx(
-    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|us|our|ours|the\s+user)\b",
+    rf"\b(?:{_I_WORDS}|the\s+user)\b",
     r"我|咱|用户|老公|老婆|妻子|丈夫|爱人|对象|男朋友|女朋友|女儿|儿子|孩子|宝宝|爸|妈|父亲|母亲|爷爷|奶奶|"
     r"外公|外婆|哥|姐|弟|妹|朋友|同事|老板|领导|上司|经理|团队|公司|项目|部门|家里|猫|狗",
     # a habit said without its subject, as Chinese often does ("下午也会喝一杯咖啡")
@@ -208,7 +209,7 @@ ABOUT_SOMEONE = _rx(
 )
 # The speaker: "I", "my", "we", "我", "咱们"; "us" only as a word ("US" is a country).
 FIRST_PERSON = _rx(
-    r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|us|our|ours)\b",
+    rf"\b(?:{_I_WORDS}|we'd)\b",
     r"我|咱",
     flags=_I,
 )

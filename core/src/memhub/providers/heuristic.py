@@ -322,9 +322,10 @@ def _statements(body: str, terminator: str) -> list[str]:
             kept.append(clause)
     if not kept:
         return []
-    if len(kept) > 1 and (_self_contained(kept[0]) or _INTRODUCTION.match(kept[0])):
+    introduction = _INTRODUCTION.match(kept[0])
+    if len(kept) > 1 and (introduction or _self_contained(kept[0])):
         subject = m.group() if (m := _SUBJECT.match(kept[0])) else ""
-        copula = m.group(1).replace("我叫", "我是") if (m := _INTRODUCTION.match(kept[0])) else ""
+        copula = introduction.group(1).replace("我叫", "我是") if introduction else ""
         split = [kept[0]]
         for clause in kept[1:]:
             carried = (

@@ -13,7 +13,7 @@ place) or every clause is, nothing remains: the whole memory was replaced.
 
 Example:
     >>> remainder("我们项目用 Vue 3，后端是 Go", "我们前端已经从 Vue 3 换成 React 了")
-    '我们后端是 Go'
+    '我们项目后端是 Go'
     >>> remainder("I drink coffee every morning and tea in the afternoon", "I quit coffee")
     'I drink tea in the afternoon'
 """
@@ -36,16 +36,15 @@ __all__ = ["remainder"]
 
 # The subject a clause may share with the one before it, and in English the verb as well
 # ("We use Vue 3 for the frontend and Go for the backend": "Go for the backend" has neither).
-_ZH_SUBJECT = re.compile(
-    r"^(?:[^\s，,。；;]{1,6}?(?=用|是|有|不用|没有)|我们|咱们|我|他们|她们|他|她)"
-)
+_ZH_PRONOUN = "我们|咱们|我|他们|她们|他|她"
+_ZH_SUBJECT = re.compile(rf"^(?:[^\s，,。；;]{{1,6}}?(?=用|是|有|不用|没有)|{_ZH_PRONOUN})")
 _EN_SUBJECT_VERB = re.compile(
     r"^(?P<subject>I|we|they|he|she|my\s+\w+|our\s+\w+)\s+(?P<verb>[a-z]+)\b", re.I
 )
 # A clause that opens with a thing of its own ("缓存用 Redis") takes only an owner's subject
 # ("我们项目" → "我们项目后端是 Go"), not another thing's ("我们的数据库").
 _ZH_OWN_TOPIC = re.compile(r"^(?!不|没)[^\s，,。；;]{1,6}?(?=用|是|有)")
-_ZH_OWNER = re.compile(r"^(?:我们|咱们|我|他们|她们|他|她)(?:的)?(?:项目|团队|公司|组|家)?$")
+_ZH_OWNER = re.compile(rf"^(?:{_ZH_PRONOUN})(?:的)?(?:项目|团队|公司|组|家)?$")
 # A clause that starts with a verb of its own takes only the subject ("… and work at SAP");
 # lower case only, so that "Go for the backend" is a name, not the verb.
 _EN_VERB_FIRST = re.compile(

@@ -227,10 +227,6 @@ class EdgeStore:
         return shard
 
     def layout(self, name: Collection) -> Layout:
-        """The layout ``name``'s payloads are written in (``facets.stored``)."""
-        return self._layout(name)
-
-    def _layout(self, name: Collection) -> Layout:
         """The layout ``name``'s shard is written in (``memhub.store.facets``): the one
         recorded beside it; a shard from before layouts were recorded marks every facet
         key when empty. A shard not made yet will be made in today's (``_create``)."""
@@ -284,8 +280,8 @@ class EdgeStore:
         except Exception as err:  # the binding raises bare Exception
             raise MemHubError(f"cannot open the {name} store at {folder}: {err}") from err
         existing = set(shard.info().payload_schema)
-        _create_indexes(shard, INDEXES[name], existing, self._layout(name))
-        _upgrade_to_facets(shard, self._layout(name), existing)
+        _create_indexes(shard, INDEXES[name], existing, self.layout(name))
+        _upgrade_to_facets(shard, self.layout(name), existing)
         return shard
 
     def _check_size(self) -> None:
@@ -381,7 +377,7 @@ class EdgeStore:
     ) -> tuple[tuple[Any, ...], bool]:
         """The arguments of ``_checked_update`` that make this upsert, and whether it is short
         (may run on the caller's thread)."""
-        layout = self._layout(collection)
+        layout = self.layout(collection)
         op = qe.UpdateOperation.upsert_points(
             [to_point(p, layout) for p in points], condition=to_edge_filter(only_if, layout)
         )
@@ -405,7 +401,7 @@ class EdgeStore:
         *,
         only_if: Where | None = None,
     ) -> None:
-        layout = self._layout(collection)
+        layout = self.layout(collection)
         must: list[qe.ConditionType] = [qe.HasIdCondition({point_id})]
         if only_if is not None:
             must.append(edge_filter(only_if, layout))
@@ -518,7 +514,7 @@ class EdgeStore:
         request = qe.ScrollRequest(
             offset=offset,
             limit=limit,
-            filter=to_edge_filter(where, self._layout(collection)),
+            filter=to_edge_filter(where, self.layout(collection)),
             with_payload=True,
             with_vector=with_vectors,
             order_by=order,
@@ -532,9 +528,7 @@ class EdgeStore:
         return scroll
 
     async def count(self, collection: Collection, where: Where | None = None) -> int:
-        request = qe.CountRequest(
-            filter=to_edge_filter(where, self._layout(collection)), exact=True
-        )
+        request = qe.CountRequest(filter=to_edge_filter(where, self.layout(collection)), exact=True)
         return await self._run(lambda: self._shard(collection).count(request))
 
     def _query(self, request: qe.QueryRequest) -> list[ScoredPoint]:
@@ -549,7 +543,7 @@ class EdgeStore:
         when the shard stores hashes of them (exact, ~10 us a point: ~1 s at 100k); else
         with every other token of them, so Qdrant's approximate count is asked for (exact:
         ~60 s at 100k, approximate: ~1 s). All run in the worker thread."""
-        layout = self._layout(collection)
+        layout = self.layout(collection)
         if key in layout.packed:
             raise TypeError(f"{key!r} is kept packed on this store: it cannot be counted by value")
         flt = to_edge_filter(where, layout)
@@ -602,7 +596,7 @@ class EdgeStore:
         rrf_k: int,
         weights: tuple[float, float] | None = None,
     ) -> list[ScoredPoint]:
-        flt = to_edge_filter(where, self._layout("memories"))
+        flt = to_edge_filter(where, self.layout("memories"))
         prefetches = [
             qe.Prefetch(
                 limit=prefetch_limit, query=qe.Query.Nearest(list(dense), using=DENSE), filter=flt
@@ -646,7 +640,7 @@ class EdgeStore:
         request = qe.QueryRequest(
             limit=limit,
             query=qe.Query.Nearest(vector, using=using),
-            filter=to_edge_filter(where, self._layout("memories")),
+            filter=to_edge_filter(where, self.layout("memories")),
             with_payload=True,
         )
         return await self._run(self._query, request)
