@@ -25,6 +25,7 @@ MODULES = (
     "memhub.redact",
     "memhub.providers._heuristic_patterns",
     "memhub.providers.heuristic",
+    "memhub.providers.remainder",
     "memhub.engine.messages",
     "memhub.engine.procedures",
     "memhub.engine.text",
