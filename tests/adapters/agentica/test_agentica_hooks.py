@@ -165,6 +165,23 @@ async def test_only_the_current_turn_carries_a_memory_block(client):
     assert len(model.everything(3)) < len(model.everything(0)) + 200
 
 
+async def test_the_session_transcript_keeps_the_users_words(client, tmp_path):
+    """Agentica writes each user turn to its session transcript (resume, export, and the
+    ``search_session`` tool the model can call): the memory block is the model's, not the
+    user's words, and a memory recalled there would outlive a later change or erasure."""
+    await client.add(content="I live in Berlin", user_id="alice")
+    hooks = MemHubHooks(client, user_id="alice")
+    model = ScriptedModel(replies=["Berlin.", "Noted."])
+    agent = _agent(model, session_id="t1", session_base_dir=str(tmp_path / "sessions"))
+
+    for question in ("Where do I live?", "I moved to Munich."):
+        await agent.run(question, hooks=hooks)
+
+    assert "I live in Berlin" in model.last_user(0)  # the model is still shown the memories
+    said = [e["content"] for e in agent.session_log.iter_raw_entries() if e["type"] == "user"]
+    assert said == ["Where do I live?", "I moved to Munich."]
+
+
 async def test_hooks_in_the_wrong_slot_say_which_slot(client):
     wrong_agent_slot = _agent(
         ScriptedModel(replies=["x"]), user_id="alice", hooks=MemHubHooks(client)

@@ -29,6 +29,22 @@ def strip_injected(text: str) -> str:
     return _INJECTED.sub("\n\n", text).strip()
 
 
+def attach(messages: Sequence[Message], block: str) -> None:
+    """Append the tagged block to the latest user message of a model call, once per turn.
+
+    Every model call of a turn (one per tool round) sees the block; a user turn that
+    carries one already (an earlier round of this turn) is left as it is.
+    """
+    users = [m for m in messages if m.role == "user"]
+    if not users or any(OPEN_TAG in _text(m.content) for m in users):
+        return
+    last = users[-1]
+    if isinstance(last.content, list):
+        last.content = [*last.content, {"type": "text", "text": wrap(block)}]
+    else:
+        last.content = f"{_text(last.content)}\n\n{wrap(block)}"
+
+
 def forget_injected(agent: Any) -> None:
     """Take the memory blocks out of the user turns Agentica keeps as history.
 
@@ -44,8 +60,16 @@ def forget_injected(agent: Any) -> None:
         messages += getattr(response, "messages", None) or []
     for message in messages:
         content = message.content
-        if message.role == "user" and isinstance(content, str) and OPEN_TAG in content:
+        if message.role != "user":
+            continue
+        if isinstance(content, str) and OPEN_TAG in content:
             message.content = strip_injected(content)
+        elif isinstance(content, list):
+            message.content = [p for p in content if not _is_block(p)]
+
+
+def _is_block(part: Any) -> bool:
+    return isinstance(part, dict) and str(part.get("text", "")).startswith(OPEN_TAG)
 
 
 class _Flusher(RunHooks):

@@ -10,7 +10,7 @@ from agentica import AgentHooks, RunHooks
 from memhub import UsageError
 from memhub.bridge import CHAT_GROUPS
 from memhub.models import WriteResult
-from memhub_agentica._session import SessionMemory, forget_injected, register_flush, wrap
+from memhub_agentica._session import SessionMemory, attach, forget_injected, register_flush
 
 Inject = Literal["user_prompt", "additional_context"]
 
@@ -24,11 +24,14 @@ class MemHubHooks(RunHooks):
     of Agentica's system prompt, ahead of the tools and the whole history, so
     changing it every turn invalidates the provider's prompt cache for the entire
     conversation, and on a shared ``Agent`` it is state that one run can leak into
-    another. Agentica's per-run slot is ``on_user_prompt``: the memories are
-    appended to this turn's user message (tagged ``<memhub_memories>``), at the end
-    of the prompt, so the cached prefix (system prompt, tools, earlier turns) is
-    reused; when the run ends the block is taken out of Agentica's history, so only
-    the current turn ever carries one. That is the default, ``inject="user_prompt"``. With
+    another. The hooks recall in ``on_user_prompt`` and, in ``on_llm_start``, append the
+    memories to this turn's user message (tagged ``<memhub_memories>``) as the model
+    is called, at the end of the prompt, so the cached prefix (system prompt, tools,
+    earlier turns) is reused. The user's message itself is left as typed, so
+    Agentica's session transcript (export, resume, its ``search_session`` tool) never
+    holds a memory block, and when the run ends the block is taken out of Agentica's
+    history: only the current turn ever carries one. That is the default,
+    ``inject="user_prompt"``. With
     ``inject="additional_context"`` the hooks follow the quickstart literally and
     restore the field when the run ends. Agentica calls ``on_user_prompt`` for a
     string message only: a run given ``messages=[...]`` is recorded but not recalled for.
@@ -89,10 +92,13 @@ class MemHubHooks(RunHooks):
         self.last_write: WriteResult | None = None
         # agent_id -> (the additional_context the user set, the value these hooks set)
         self._contexts: dict[str | None, tuple[str | None, str | None]] = {}
+        # agent_id -> the block recalled for the run in progress (inject="user_prompt")
+        self._blocks: dict[str | None, str] = {}
 
     async def on_agent_start(self, agent: Any, **kwargs: Any) -> None:
         self.memory.user_of(agent)  # fail the run early and clearly without a user
         register_flush(agent, self)
+        self._blocks.pop(getattr(agent, "agent_id", None), None)  # one left by a failed run
 
     async def on_start(self, agent: Any, **kwargs: Any) -> None:
         raise UsageError(
@@ -104,7 +110,12 @@ class MemHubHooks(RunHooks):
         forget_injected(agent)  # a history from before these hooks were attached
         block = await self.memory.recall(agent, message)
         if self.inject == "user_prompt":
-            return f"{message}\n\n{wrap(block)}" if block else None
+            # Returned here, the block would become the user's own words in Agentica's
+            # session transcript (its export, its resume, its search_session tool);
+            # on_llm_start puts it in the model call only.
+            if block:
+                self._blocks[agent.agent_id] = block
+            return None
         config = agent.prompt_config
         base, ours = self._contexts.get(agent.agent_id, (None, None))
         if config.additional_context != ours or ours is None:
@@ -116,7 +127,13 @@ class MemHubHooks(RunHooks):
         self._contexts[agent.agent_id] = (base, value)
         return None
 
+    async def on_llm_start(self, agent: Any, messages: Any = None, **kwargs: Any) -> None:
+        block = self._blocks.get(getattr(agent, "agent_id", None))
+        if block:
+            attach(messages or [], block)
+
     async def on_agent_end(self, agent: Any, output: Any, **kwargs: Any) -> None:
+        self._blocks.pop(getattr(agent, "agent_id", None), None)
         base, ours = self._contexts.pop(getattr(agent, "agent_id", None), (None, None))
         if ours is not None and agent.prompt_config.additional_context == ours:
             agent.prompt_config.additional_context = base
