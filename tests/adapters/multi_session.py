@@ -1,10 +1,11 @@
 """Multi-session stories every adapter must tell right, and what the model may be shown after them.
 
-A user says one thing per session: a fact, the same fact again in a later session,
-then a changed value; in a last session they ask about it. The memory block the
-model sees then must show the new value, never the old one as current, and no line
-twice. The stories are the same for every framework (``tests/adapters/*/test_*_multi_session.py``),
-in English and Chinese.
+A user says a fact in one session, the same fact again in a later session, then a changed
+value; in a last session they ask about it. Some sessions are a single message, others are
+several turns with a request, thanks or small talk between the facts. The memory block the
+model sees then must show the new value, never the old one as current, no line twice and
+no chatter as a memory. The stories are the same for every framework
+(``tests/adapters/*/test_*_multi_session.py``), in English and Chinese.
 """
 
 from __future__ import annotations
@@ -14,23 +15,35 @@ from dataclasses import dataclass
 
 import pytest
 
+Said = str | tuple[str, ...]
+"""What the user says in one session: one message, or the turns of a longer session."""
+
 
 @dataclass(frozen=True)
 class Story:
-    """``said``: the user's message of each session; ``asked``: the question of the last one.
+    """``said``: what the user says in each session; ``asked``: the question of the last one.
 
     After it the model must be shown every value of ``current``, and ``stale`` (if any)
     only on a line that also gives a current value ("I left Alibaba and joined ByteDance").
+    ``chatter`` is said too but is no memory (a request, thanks, small talk): never shown
+    as one.
     """
 
-    said: tuple[str, ...]
+    said: tuple[Said, ...]
     asked: str
     current: tuple[str, ...]
     stale: str | None = None
+    chatter: tuple[str, ...] = ()
 
     @property
-    def sessions(self) -> tuple[str, ...]:
-        return (*self.said, self.asked)
+    def sessions(self) -> tuple[tuple[str, ...], ...]:
+        """The user's turns, session by session; the last session asks."""
+        said = tuple(turns if isinstance(turns, tuple) else (turns,) for turns in self.said)
+        return (*said, (self.asked,))
+
+    @property
+    def turns(self) -> int:
+        return sum(len(turns) for turns in self.sessions)
 
 
 def _changed(said: tuple[str, ...], asked: str, new: str, stale: str) -> Story:
@@ -98,6 +111,73 @@ HOBBIES_ZH = Story(
     ("我喜欢打篮球", "我喜欢打篮球", "我也喜欢游泳"), "我有什么爱好？", ("篮球", "游泳")
 )
 
+# Longer sessions, the way people talk to an assistant: facts between a request, thanks
+# and small talk; a later session repeats one fact and changes others.
+STACK_EN = Story(
+    (
+        (
+            "We use Vue 3 for the frontend and Go for the backend.",
+            "Can you write me a debounce helper?",
+            "Thanks, that's great!",
+        ),
+        (
+            "Our backend is written in Go.",
+            "Quick update: we switched the frontend from Vue 3 to React.",
+        ),
+    ),
+    "Which frontend framework do we use?",
+    ("React",),
+    "Vue 3",
+    ("Can you write me a debounce helper?", "Thanks, that's great!"),
+)
+STACK_ZH = Story(
+    (
+        ("我们前端用 Vue 3，后端用 Go。", "帮我写个防抖函数", "谢谢！"),
+        ("我们后端是用 Go 写的。", "我们前端从 Vue 3 换成 React 了"),
+    ),
+    "我们前端用什么框架？",
+    ("React",),
+    "Vue",
+    ("帮我写个防抖函数", "谢谢！"),
+)
+MANAGER_EN = Story(
+    (
+        ("My manager is Alice.", "Thanks, that helps!"),
+        ("Bob is my new manager, Alice left the company.", "Do you think React is hard to learn?"),
+    ),
+    "Who is my manager?",
+    ("Bob",),
+    "Alice",
+    ("Thanks, that helps!", "Do you think React is hard to learn?"),
+)
+MANAGER_ZH = Story(
+    (
+        ("我的领导是李明。", "谢谢，太棒了！"),
+        ("王芳是我的新领导，李明离职了。", "你觉得 React 难学吗？"),
+    ),
+    "我的领导是谁？",
+    ("王芳",),
+    "李明",
+    ("谢谢，太棒了！", "你觉得 React 难学吗？"),
+)
+GAVE_UP_EN = Story(
+    (
+        ("I'm learning Spanish in my spare time.", "Can you recommend a podcast?"),
+        "I gave up on learning Spanish, too busy.",
+    ),
+    "Am I learning any languages?",
+    ("gave up",),
+    "spare time",
+    ("Can you recommend a podcast?",),
+)
+GAVE_UP_ZH = Story(
+    (("我业余时间在学西班牙语。", "推荐个播客吧"), "我不学西班牙语了，太忙了。"),
+    "我在学什么语言吗？",
+    ("不学",),
+    "业余时间",
+    ("推荐个播客吧",),
+)
+
 STORIES = [
     pytest.param(MOVE_EN, id="move-en"),
     pytest.param(MOVE_ZH, id="move-zh"),
@@ -109,6 +189,12 @@ STORIES = [
     pytest.param(REWORDED_ZH, id="reworded-zh"),
     pytest.param(CHILDREN_EN, id="children-en"),
     pytest.param(HOBBIES_ZH, id="hobbies-zh"),
+    pytest.param(STACK_EN, id="stack-en"),
+    pytest.param(STACK_ZH, id="stack-zh"),
+    pytest.param(MANAGER_EN, id="manager-en"),
+    pytest.param(MANAGER_ZH, id="manager-zh"),
+    pytest.param(GAVE_UP_EN, id="gave-up-en"),
+    pytest.param(GAVE_UP_ZH, id="gave-up-zh"),
 ]
 
 _DATE = re.compile(r" \[\d{4}-\d{2}-\d{2}\]$")
@@ -119,9 +205,16 @@ def memory_lines(block: str) -> list[str]:
     return [_DATE.sub("", line[2:]) for line in block.splitlines() if line.startswith("- ")]
 
 
+def _plain(text: str) -> str:
+    return _NOT_A_WORD.sub("", text).lower()
+
+
+_NOT_A_WORD = re.compile(r"[\W_]+")
+
+
 def assert_current(block: str, story: Story) -> None:
     """What the model is shown after the story: the current values, the stale one only beside
-    a current one, and no memory twice."""
+    a current one, no memory twice and no chatter as a memory."""
     lines = memory_lines(block)
     for value in story.current:
         assert any(value in line for line in lines), f"{value!r} not shown:\n{block}"
@@ -133,3 +226,23 @@ def assert_current(block: str, story: Story) -> None:
         ]
         assert not stale, f"{story.stale!r} still shown as current: {stale}\n{block}"
     assert len(lines) == len(set(lines)), f"a memory is shown twice:\n{block}"
+    chatter = [
+        line
+        for line in lines
+        for said in story.chatter
+        if _plain(said) in _plain(line) or _plain(line) in _plain(said)
+    ]
+    assert not chatter, f"a request, thanks or small talk shown as a memory: {chatter}\n{block}"
+
+
+def assert_every_turn(shown: list[str], story: Story) -> None:
+    """What the model is shown on each turn: at most one memory block, and one that does not
+    say its memories are from earlier sessions (every adapter adds a turn as it ends, so a
+    turn's block holds what was said earlier in the same session too)."""
+    assert len(shown) == story.turns, f"{len(shown)} prompts for {story.turns} turns"
+    for prompt in shown:
+        headings = [line for line in prompt.splitlines() if line.startswith("## ")]
+        assert len(headings) == len(set(headings)), f"a memory block shown twice:\n{prompt}"
+        assert "earlier session" not in prompt, (
+            f"memories said to be older than they are:\n{prompt}"
+        )

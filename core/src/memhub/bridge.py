@@ -34,7 +34,7 @@ CHAT_GROUPS = ("profile", "proactive", "normal")
 CHAT_ROLES = ("user", "assistant")
 ALL_GROUPS = (*CHAT_GROUPS, "procedures", "derived")
 _PREAMBLE = {
-    "en": "Long-term memory about this user, from earlier sessions (use it when relevant):",
+    "en": "Long-term memory about this user (use it when relevant):",
     "zh": "以下是与用户相关的长期记忆，回答时可参考：",
 }
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from ag_fakes import ScriptedModel
 from agentica import Agent
-from multi_session import STORIES, Story, assert_current
+from multi_session import STORIES, Story, assert_current, assert_every_turn
 
 from memhub import MemoryClient
 from memhub_agentica import MemHubHooks
@@ -16,14 +16,21 @@ from memhub_agentica import MemHubHooks
 async def test_the_last_session_sees_only_the_current_value(story: Story, e5, tmp_path):
     async with MemoryClient(storage_dir=tmp_path / "store", embed=e5, cwd=tmp_path) as client:
         hooks = MemHubHooks(client, user_id="alice", add_every=0)
-        for i, text in enumerate(story.sessions, 1):
-            model = ScriptedModel(replies=["Got it."])
+        prompts = []
+        for i, turns in enumerate(story.sessions, 1):
+            model = ScriptedModel(replies=["Got it."] * len(turns))
             agent = Agent(
-                model=model, instructions="You are a helpful assistant.", session_id=f"s{i}"
+                model=model,
+                instructions="You are a helpful assistant.",
+                add_history_to_context=True,
+                session_id=f"s{i}",
             )
-            await agent.run(text, hooks=hooks)
+            for text in turns:
+                await agent.run(text, hooks=hooks)
             await hooks.flush_pending(agent)
+            prompts += [model.everything(call) for call in range(len(model.prompts))]
 
         shown = model.last_user()
         assert shown.startswith(story.asked) and "<memhub_memories>" in shown
         assert_current(shown, story)
+        assert_every_turn(prompts, story)

@@ -7,7 +7,7 @@ import pytest
 from langchain_core.messages import SystemMessage
 from langgraph.graph import END, START, MessagesState, StateGraph
 from lg_fakes import scripted
-from multi_session import STORIES, Story, assert_current
+from multi_session import STORIES, Story, assert_current, assert_every_turn
 
 from memhub_langgraph import MemHubCheckpointer, memory_add_node, memory_search_node
 
@@ -20,7 +20,7 @@ class State(MessagesState):
 def test_the_last_session_sees_only_the_current_value(story: Story, make_client, e5):
     client = make_client(embed=e5)
     checkpointer = MemHubCheckpointer(client)  # the threads live in the same store
-    model = scripted(*["Got it."] * len(story.sessions))
+    model = scripted(*["Got it."] * story.turns)
 
     def call_model(state: State) -> dict:
         system = SystemMessage("You are a helpful assistant.\n\n" + state["memories"])
@@ -36,11 +36,13 @@ def test_the_last_session_sees_only_the_current_value(story: Story, make_client,
     builder.add_edge("remember", END)
     graph = builder.compile(checkpointer=checkpointer)
 
-    for i, text in enumerate(story.sessions, 1):
+    for i, turns in enumerate(story.sessions, 1):
         config = {"configurable": {"user_id": "alice", "thread_id": f"t{i}"}}
-        graph.invoke({"messages": [("user", text)]}, config)
+        for text in turns:
+            graph.invoke({"messages": [("user", text)]}, config)
 
     system = model.prompts[-1][0].text
     assert system.startswith("You are a helpful assistant.")
     assert_current(system, story)
+    assert_every_turn([prompt[0].text for prompt in model.prompts], story)
     checkpointer.close()
