@@ -177,6 +177,21 @@ GAVE_UP_ZH = Story(
     "业余时间",
     ("推荐个播客吧",),
 )
+# A Chinese developer's memories name English tools: still Chinese, and shown as Chinese.
+TECH_ZH = Story(
+    (
+        (
+            "我们前端用 Vue 3 + TypeScript + Vite，后端用 Go + PostgreSQL 16。",
+            "帮我写个防抖函数",
+            "谢谢！",
+        ),
+        ("我们前端从 Vue 3 换成 React + Next.js 了", "部署在 AWS EKS 上，CI 用 GitHub Actions。"),
+    ),
+    "我们前端用什么框架？",
+    ("React",),
+    "Vite",
+    ("帮我写个防抖函数", "谢谢！"),
+)
 
 STORIES = [
     pytest.param(MOVE_EN, id="move-en"),
@@ -195,9 +210,11 @@ STORIES = [
     pytest.param(MANAGER_ZH, id="manager-zh"),
     pytest.param(GAVE_UP_EN, id="gave-up-en"),
     pytest.param(GAVE_UP_ZH, id="gave-up-zh"),
+    pytest.param(TECH_ZH, id="tech-zh"),
 ]
 
 _DATE = re.compile(r" \[\d{4}-\d{2}-\d{2}\]$")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
 def memory_lines(block: str) -> list[str]:
@@ -233,6 +250,11 @@ def assert_current(block: str, story: Story) -> None:
         if _plain(said) in _plain(line) or _plain(line) in _plain(said)
     ]
     assert not chatter, f"a request, thanks or small talk shown as a memory: {chatter}\n{block}"
+    chinese = bool(_HAN.search(story.asked))
+    headings = [line for line in block.splitlines() if line.startswith("## ")]
+    assert all(bool(_HAN.search(h)) == chinese for h in headings), (
+        f"headings in another language:\n{block}"
+    )
 
 
 def assert_every_turn(shown: list[str], story: Story) -> None:

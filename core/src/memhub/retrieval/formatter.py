@@ -7,6 +7,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,11 +30,17 @@ _HEADINGS = {
     },
 }
 _ORDER = ("profile", "proactive", "normal", "procedures", "derived")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
 def _language(groups: Mapping[str, Sequence[Any]]) -> str:
-    text = "".join(str(_get(m, "content")) for items in groups.values() for m in items or [])
-    return "zh" if len(HAN_CHAR.findall(text)) * 4 >= max(1, len(text)) else "en"
+    """Chinese when the memories hold more Han characters than English words.
+
+    A Chinese developer's memories name English tools ("我们后端用 Go + PostgreSQL 16"):
+    counted by characters they look English, counted against words they are Chinese.
+    """
+    text = " ".join(str(_get(m, "content")) for items in groups.values() for m in items or [])
+    return "zh" if len(HAN_CHAR.findall(text)) > len(_LATIN_WORD.findall(text)) else "en"
 
 
 def _get(item: Any, key: str) -> Any:
