@@ -44,3 +44,23 @@ class ScriptedModel(Model):
 
     def everything(self, call: int = -1) -> str:
         return "\n".join(text for _, text in self.prompts[call])
+
+
+@dataclass
+class ToolCallingModel(ScriptedModel):
+    """Calls ``tool`` with ``args`` first, then answers from the script."""
+
+    tool: str = ""
+    args: str = "{}"
+
+    async def response(self, messages: list[Message]) -> ModelResponse:
+        if self.prompts:
+            return await super().response(messages)
+        self.prompts.append([(m.role, m.get_content_string()) for m in messages])
+        call = {
+            "id": "call-1",
+            "type": "function",
+            "function": {"name": self.tool, "arguments": self.args},
+        }
+        messages.append(Message(role="assistant", content="", tool_calls=[call]))
+        return ModelResponse(content="")

@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from ag_fakes import ScriptedModel
+from ag_fakes import ScriptedModel, ToolCallingModel
 from agentica import Agent
 
 from memhub import UsageError
@@ -182,6 +182,29 @@ async def test_the_session_transcript_keeps_the_users_words(client, tmp_path):
     assert said == ["Where do I live?", "I moved to Munich."]
 
 
+async def test_every_model_call_of_a_turn_sees_the_block_once(client):
+    await client.add(content="I live in Munich", user_id="alice")
+    hooks = MemHubHooks(client, user_id="alice")
+
+    def weather(city: str) -> str:
+        """The weather of a city."""
+        return f"sunny in {city}"
+
+    model = ToolCallingModel(
+        replies=["Sunny in Munich."], tool="weather", args='{"city": "Munich"}'
+    )
+    agent = _agent(model, tools=[weather])
+
+    await agent.run("What's the weather where I live?", hooks=hooks)
+
+    assert len(model.prompts) == 2  # the tool call, then the answer
+    assert [model.everything(call).count("<memhub_memories>") for call in range(2)] == [1, 1]
+    assert "I live in Munich" in model.last_user(1)
+    assert hooks.last_write is not None
+    turns = await _raw(client, "weather Munich sunny")
+    assert "sunny in Munich" not in turns  # tool output is never stored
+
+
 async def test_hooks_in_the_wrong_slot_say_which_slot(client):
     wrong_agent_slot = _agent(
         ScriptedModel(replies=["x"]), user_id="alice", hooks=MemHubHooks(client)
@@ -201,7 +224,7 @@ def test_a_session_never_flushed_is_reported_at_exit(tmp_path):
             import asyncio, os, sys
             sys.path.insert(0, {str(Path(__file__).parent)!r})
             os.environ["AGENTICA_HOME"] = {str(tmp_path / "home")!r}
-            from ag_fakes import ScriptedModel
+            from ag_fakes import ScriptedModel, ToolCallingModel
             from agentica import Agent
             from memhub import SyncMemoryClient
             from memhub.testing import HashEmbedder
