@@ -215,6 +215,7 @@ STORIES = [
 
 _DATE = re.compile(r" \[\d{4}-\d{2}-\d{2}\]$")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+_FIRST_PERSON = re.compile(r"(I|I'm|My|my|We|we|Our)\b|我")
 
 
 def memory_lines(block: str) -> list[str]:
@@ -258,9 +259,9 @@ def assert_current(block: str, story: Story) -> None:
 
 
 def assert_every_turn(shown: list[str], story: Story) -> None:
-    """What the model is shown on each turn: at most one memory block, and one that does not
-    say its memories are from earlier sessions (every adapter adds a turn as it ends, so a
-    turn's block holds what was said earlier in the same session too)."""
+    """What the model is shown on each turn: at most one memory block, one that does not say
+    its memories are from earlier sessions (every adapter adds a turn as it ends, so a turn's
+    block holds what was said earlier in the same session too), and one that says who "I" is."""
     assert len(shown) == story.turns, f"{len(shown)} prompts for {story.turns} turns"
     for prompt in shown:
         headings = [line for line in prompt.splitlines() if line.startswith("## ")]
@@ -268,3 +269,6 @@ def assert_every_turn(shown: list[str], story: Story) -> None:
         assert "earlier session" not in prompt, (
             f"memories said to be older than they are:\n{prompt}"
         )
+        # Memories keep the user's words: "I" in a system prompt reads as the assistant.
+        if any(_FIRST_PERSON.match(line) for line in memory_lines(prompt)):
+            assert '"I"' in prompt or "“我”" in prompt, f"who 'I' is goes unsaid:\n{prompt}"

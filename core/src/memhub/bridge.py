@@ -33,9 +33,10 @@ from memhub.sync import SyncFace
 CHAT_GROUPS = ("profile", "proactive", "normal")
 CHAT_ROLES = ("user", "assistant")
 ALL_GROUPS = (*CHAT_GROUPS, "procedures", "derived")
+# Memories keep the user's words, and "I" in a system prompt reads as the assistant.
 _PREAMBLE = {
-    "en": "Long-term memory about this user (use it when relevant):",
-    "zh": "以下是与用户相关的长期记忆，回答时可参考：",
+    "en": 'Long-term memory about this user ("I" and "we" in it are the user; use when relevant):',
+    "zh": "以下是与用户相关的长期记忆（其中的“我”“我们”指用户），回答时可参考：",
 }
 
 
