@@ -1,5 +1,5 @@
-"""Export and import: every version of every memory, with its audit events
-(``memhub.engine.jsonl``).
+"""Import: the lines of an export (``memhub.engine.export``, ``memhub.engine.jsonl``) or of
+a converted foreign store, with their audit events.
 
 Import is idempotent by id: a memory whose id the store has is skipped, so a second
 run adds nothing and an interrupted run resumes where it stopped. A batch writes its
@@ -13,27 +13,23 @@ batches.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import gc
-import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from memhub.engine import _import_pipe, audit, conversation, jsonl
 from memhub.engine.conversation import CONTEXT
 from memhub.engine.core import Engine
-from memhub.engine.payload import ITEM_LAYERS, Memory, as_memory
-from memhub.engine.records import now
+from memhub.engine.export import collector_paused, export, exported
+from memhub.engine.payload import Memory, as_memory
 from memhub.errors import InvalidInputError
-from memhub.models import ExportResult, ImportResult
+from memhub.models import ImportResult
 from memhub.progress import Progress
 from memhub.store import facets
-from memhub.store.base import Match, MatchAny, SparseVector, StoredPoint, Where, pages
+from memhub.store.base import SparseVector, StoredPoint
 from memhub.store.edge import EdgeStore
 from memhub.store.facets import Layout
 
-PAGE = 4096  # a scroll page: fewer round trips to the store's thread
 BATCH = 2048  # memories per write: one lookup, one upsert each for them and their events
 PIPED = 4 * BATCH
 """Lines from which an import prepares its batches in a worker process
@@ -41,129 +37,7 @@ PIPED = 4 * BATCH
 EMBED_BATCH = 64
 MAX_ERRORS = 100
 
-
-_pausing = threading.Lock()
-_paused = 0  # transfers running with the collector paused (``_collector_paused``)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused while a transfer runs. A page of an export and a
-    batch of an import hold thousands of fresh dicts until they are written: young
-    collections move them on, and every few pages the survivors set off a full collection
-    over the whole process (~20% of an export's CPU at 100k memories, bench/README.md).
-    They die by reference counting, so the pause keeps only the few cycles made meanwhile,
-    which the first collection after it frees. A collector the caller disabled stays so."""
-    global _paused
-    with _pausing:
-        pause = _paused > 0 or gc.isenabled()  # joins a running pause, never the caller's
-        if pause:
-            _paused += 1
-            gc.disable()
-    try:
-        yield
-    finally:
-        if pause:
-            with _pausing:
-                _paused -= 1
-                if not _paused:
-                    gc.enable()
-
-
-def exported(tenant: str, user_id: str | None = None, app_id: str | None = None) -> Where:
-    """The memories an export takes: every status and exposure, no LangGraph store items, no
-    half-written replace (``pending``). A tombstone keeps no user or app, so a filtered export
-    leaves tombstones out."""
-    must = [Match("tenant", tenant)]
-    must += [Match("user_id", user_id)] if user_id else []
-    must += [Match("app_id", app_id)] if app_id else []
-    return Where(
-        must=tuple(must), must_not=(MatchAny("layer", ITEM_LAYERS), Match("status", "pending"))
-    )
-
-
-async def export(
-    engine: Engine,
-    write: Callable[[str], Any],
-    tenant: str,
-    *,
-    user_id: str | None = None,
-    app_id: str | None = None,
-    include_vectors: bool = False,
-    progress: Progress | None = None,
-) -> ExportResult:
-    """Write the header line, then one line per memory of ``tenant`` (see
-    ``memhub.engine.jsonl``).
-    """
-    with _collector_paused():
-        return await _export(engine, write, tenant, user_id, app_id, include_vectors, progress)
-
-
-async def _export(
-    engine: Engine,
-    write: Callable[[str], Any],
-    tenant: str,
-    user_id: str | None,
-    app_id: str | None,
-    include_vectors: bool,
-    progress: Progress | None,
-) -> ExportResult:
-    progress = progress or Progress()
-    where = exported(tenant, user_id, app_id)
-    filters = {k: v for k, v in (("user_id", user_id), ("app_id", app_id)) if v}
-    write(
-        jsonl.dumps(
-            jsonl.header(
-                engine.embedder.name,
-                engine.embedder.dim,
-                vectors=include_vectors,
-                filters=filters,
-                at=now(),
-            )
-        )
-        + "\n"
-    )
-    progress.start("export", await engine.store.count("memories", where))
-    count = events = 0
-    # The scroll names the tenant (and user, app) only and what it leaves out is dropped
-    # here: checked in the store for every point, the two rare exclusions were ~40% of
-    # the scroll's CPU (100k memories).
-    async for found in pages(
-        engine.store, "memories", Where(must=where.must), size=PAGE, with_vectors=include_vectors
-    ):
-        page = [p for p in found if _taken(p.payload)]
-        if not page:
-            continue
-        by_atom = await _events_of(engine, [p.payload["id"] for p in page])
-        lines = []
-        for point in page:
-            steps = by_atom.get(point.payload["id"], [])
-            events += len(steps)
-            lines.append(
-                jsonl.dumps(jsonl.memory_line(point.payload, steps, point.dense, point.sparse))
-            )
-        write("\n".join(lines) + "\n")
-        count += len(page)
-        progress.advance(len(page))
-    return ExportResult(exported=count, events=events, vectors=include_vectors)
-
-
-def _taken(payload: dict[str, Any]) -> bool:
-    """Whether ``exported`` takes a point its ``must`` matched (the ``must_not`` part)."""
-    return payload.get("layer") not in ITEM_LAYERS and payload.get("status") != "pending"
-
-
-async def _events_of(engine: Engine, atom_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-    asked = set(atom_ids)
-    found: dict[str, list[dict[str, Any]]] = {}
-    async for page in pages(
-        engine.store, "events", Where(must=(MatchAny("atom_id", tuple(atom_ids)),)), size=PAGE
-    ):
-        for step in audit.steps(page, asked):
-            found.setdefault(step["atom_id"], []).append(step)
-    for steps in found.values():
-        steps.sort(key=lambda e: (e.get("at", ""), e["id"]))
-    return found
+__all__ = ["export", "exported", "import_lines", "validate"]
 
 
 def validate(lines: Iterable[tuple[int, str]]) -> None:
@@ -209,7 +83,7 @@ async def import_lines(
     """
     run = _Run(engine, tenant, progress or Progress())
     run.progress.start("import", total)
-    with _collector_paused():
+    with collector_paused():
         async with engine.store.bulk():
             if total is not None and total >= PIPED:
                 await _read_piped(run, lines)

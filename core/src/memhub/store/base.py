@@ -228,6 +228,11 @@ class MemoryStore(Protocol):
     def bulk(self) -> AbstractAsyncContextManager[None]:
         """Many writes follow (an import): index them once when the block ends, not in passing."""
 
+    async def prefetch(self, collection: Collection, *, vectors: bool = False) -> None:
+        """A read of most of ``collection`` follows (an export): a store may read its files
+        ahead, so the scroll does not wait on the disk page by page; ``vectors``: the scroll
+        reads vectors too. Changes nothing any read returns."""
+
 
 class Scrolls(Protocol):
     """Anything that pages through points: a ``MemoryStore``, or a client's ``records``."""

@@ -25,7 +25,7 @@ from typing import Any, ClassVar, TypeVar
 import qdrant_edge as qe
 
 from memhub.errors import EmbedderMismatchError, MemHubError
-from memhub.store import facets
+from memhub.store import _readahead, facets
 from memhub.store._edge_codec import (
     edge_filter,
     from_record,
@@ -667,6 +667,18 @@ class EdgeStore:
             if not self._bulk and self._unoptimized:
                 await self.optimize()
 
+    async def prefetch(self, collection: Collection, *, vectors: bool = False) -> None:
+        """Read the files a scroll of ``collection`` reads (``memhub.store._readahead``), on
+        the worker: no build or compaction replaces them meanwhile. ~0.25 s for a 100k store,
+        which spared its first export ~2.5 s of page faults (bench/README.md)."""
+        await self._run(self._prefetch, collection, vectors)
+
+    def _prefetch(self, collection: Collection, vectors: bool) -> None:
+        self._shard(collection)  # opening a shard drops its pages from the cache: first
+        _readahead.read_ahead(
+            _readahead.scrolled_files(self.path / collection, vectors), _readahead.budget()
+        )
+
     async def compact(self, progress: Callable[[int], None] | None = None) -> None:
         for name in COLLECTIONS:
             await self._run(self._rewrite, name, progress)
@@ -680,6 +692,7 @@ class EdgeStore:
         shard.flush()
         fresh = self._create(name, new)
         _create_indexes(fresh, INDEXES[name], set(), _KEYS[name])
+        self._prefetch(name, vectors=True)
         offset = None
         while True:
             records, offset = shard.scroll(

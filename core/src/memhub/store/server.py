@@ -405,6 +405,9 @@ class QdrantServerStore:
         """The server's optimizers index in the background: nothing to defer here."""
         yield
 
+    async def prefetch(self, collection: Collection, *, vectors: bool = False) -> None:
+        """The server reads its own storage: nothing to read ahead here."""
+
     async def compact(self, progress: Callable[[int], None] | None = None) -> None:
         """Wake the server's optimizers on every collection; a no-op in local mode.
 
