@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from memhub.store import edge
+from memhub.store import _readahead, edge
 from memhub.store.base import StoredPoint
 from memhub.store.edge import EdgeStore
 
@@ -74,3 +74,26 @@ async def test_a_long_bulk_block_still_indexes_in_passing(
             assert info.indexed_vectors_count >= written // 2
     finally:
         await store.close()
+
+
+async def test_a_prefetch_reads_what_a_scroll_reads_and_the_vectors_only_when_asked(tmp_path):
+    store = EdgeStore(tmp_path / "s")
+    await store.open(384)
+    try:
+        await _write(store, 0, 300, np.random.default_rng(0))
+        await store.optimize()
+        await store.prefetch("memories", vectors=True)  # on the worker, the shard open
+    finally:
+        await store.close()
+    shard = tmp_path / "s" / "memories"
+    plain, full = _readahead.scrolled_files(shard, False), _readahead.scrolled_files(shard, True)
+
+    def kinds(paths: list) -> set[str]:  # segments/<segment>/<kind>/...
+        return {p.relative_to(shard / "segments").parts[1] for p in paths}
+
+    assert {"payload_storage", "payload_index"} <= kinds(plain)
+    assert not any(k.startswith("vector_storage") for k in kinds(plain))
+    assert "vector_storage-dense" in kinds(full) and set(plain) < set(full)
+    assert not any("quantized" in p.name for p in full)
+    assert 0 < _readahead.read_ahead(plain, 1 << 40) <= sum(p.stat().st_size for p in plain)
+    assert _readahead.read_ahead(plain, 4096) == 4096

@@ -484,3 +484,41 @@ def test_a_payload_laid_out_elsewhere_is_written_as_it_is_or_laid_out_again():
     laid = facets.Laid(facets.stored(payload, today), today)
     assert facets.stored(laid, today) is laid
     assert facets.stored(laid, older) == facets.stored(payload, older) != laid
+
+
+async def test_an_export_reads_the_store_ahead_and_a_store_opened_afresh_exports_the_same_bytes(
+    tmp_path,
+):
+    """An export of most of the store first reads its files ahead (``MemoryStore.prefetch``:
+    Qdrant Edge drops a shard's pages from the cache when it opens it); a user's export does
+    not. It changes no byte: the same store opened in a new ``EdgeStore`` exports the same
+    lines, with and without vectors."""
+    exports: dict[tuple[str, bool], list[str]] = {}
+    asked: list[tuple[str, bool]] = []
+    for opening in ("first", "again"):
+        async with MemoryClient(
+            storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path
+        ) as c:
+            if opening == "first":
+                await _populate(c)
+            store = c.engine.store
+            assert isinstance(store, EdgeStore)
+            read_ahead = store.prefetch
+
+            async def prefetch(collection, *, vectors=False, read_ahead=read_ahead):
+                asked.append((collection, vectors))
+                await read_ahead(collection, vectors=vectors)
+
+            store.prefetch = prefetch  # type: ignore[method-assign]  # records, then reads
+            for vectors in (False, True):
+                out = io.StringIO()
+                await c.export(out, include_vectors=vectors)
+                exports[opening, vectors] = out.getvalue().splitlines()[1:]
+            asked.append(("user export", False))
+            await c.export(io.StringIO(), user_id="alice")
+    memories, events = ("memories", False), ("events", False)
+    once = [memories, events, ("memories", True), events, ("user export", False)]
+    assert asked == once + once
+    for vectors in (False, True):
+        assert len(exports["first", vectors]) == 11
+        assert exports["again", vectors] == exports["first", vectors]

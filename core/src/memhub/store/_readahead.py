@@ -49,12 +49,14 @@ def read_ahead(paths: Iterable[Path], budget: int) -> int:
     buffer = memoryview(bytearray(_CHUNK))
     done = 0
     for path in paths:
+        if done >= budget:
+            break
         try:
             with path.open("rb", buffering=0) as f:
                 for start, end in _extents(f.fileno()):
                     f.seek(start)
                     while start < end and done < budget:
-                        got = f.readinto(buffer[: min(_CHUNK, end - start)])
+                        got = f.readinto(buffer[: min(_CHUNK, end - start, budget - done)])
                         if not got:
                             break
                         start += got

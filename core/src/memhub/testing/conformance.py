@@ -424,6 +424,34 @@ class MemoryStoreConformance:
         assert {p.id for p in plain} == {a, b}
         assert all(p.dense is None and p.sparse is None for p in plain)
 
+    async def test_a_prefetch_changes_nothing_a_read_returns(self, store: MemoryStore) -> None:
+        ids = [uid() for _ in range(40)]
+        await store.upsert(
+            "memories",
+            [
+                StoredPoint(i, {"n": n}, vec(1, n), _bm25.document(f"note {n}"))
+                for n, i in enumerate(ids)
+            ],
+        )
+        await store.upsert("events", [StoredPoint(uid(), {"atom_id": i}) for i in ids[:7]])
+
+        def seen(points: list[StoredPoint]) -> list[tuple[Any, ...]]:
+            return sorted(
+                (p.id, p.payload, list(p.dense or ()), p.sparse and as_dict(p.sparse))
+                for p in points
+            )
+
+        before = seen(await store.retrieve("memories", ids, with_vectors=True))
+        events = seen(await scroll_all(store, "events"))
+        await store.prefetch("checkpoints")  # a collection nothing was written to
+        for vectors in (False, True):
+            await store.prefetch("memories", vectors=vectors)
+            await store.prefetch("events", vectors=vectors)
+            page, _ = await store.scroll("memories", limit=100, with_vectors=True)
+            assert seen(page) == before
+            assert seen(await scroll_all(store, "events")) == events
+        assert await store.count("memories", Where(must=(Match("n", 3),))) == 1
+
     async def test_scroll_order_by_created_at(self, store: MemoryStore) -> None:
         stamps = [f"2024-01-{day:02d}T08:00:00Z" for day in range(1, 13)]
         shuffled = random.Random(7).sample(stamps, len(stamps))
