@@ -3,7 +3,9 @@ the same payload read back, the same filters answered, in old shards too."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import pytest
 import qdrant_edge as qe
 
 from memhub.store import edge
-from memhub.store.base import DateRange, IsEmpty, Match, MatchAny, StoredPoint, Where
+from memhub.store.base import DateRange, IsEmpty, Match, MatchAny, StoredPoint, Where, every
 from memhub.store.edge import EdgeStore
 from memhub.store.facets import (
     DOC,
@@ -380,3 +382,29 @@ async def test_expiry_is_found_by_its_mark_and_an_older_shard_by_its_index(tmp_p
         ]
     finally:
         await store.close()
+
+
+async def test_many_values_are_matched_alike_hashed_with_or_without_the_cache(store):
+    """A condition on many values (an export asks for the audit steps of a page of 4,096
+    memories by ``atom_id``) hashes them without the cache: it finds what a few values do."""
+    await store.upsert(
+        "events",
+        [StoredPoint(pid(i), {"atom_id": f"a{i}", "kind": "status"}) for i in range(300)],
+    )
+    asked = tuple(f"a{i}" for i in range(0, 600, 2))  # 300 values, half of them held
+    found = await every(store, "events", Where(must=(MatchAny("atom_id", asked),)))
+    assert sorted(p.payload["atom_id"] for p in found) == sorted(f"a{i}" for i in range(0, 300, 2))
+    tokens = [token("atom_id", v) for v in asked]
+    for layout in (Layout.of(INDEXES["events"]), Layout.of(INDEXES["events"], tokens="ints")):
+        assert layout.hashes(tokens) == [h for t in tokens for h in layout.hashes([t])]
+
+
+async def test_a_point_read_back_compares_copies_and_pickles_as_a_stored_point(store):
+    """A point read from a shard spells its id only when asked (an export never asks for a
+    memory's); it is still equal to, copied and pickled as a plain ``StoredPoint``."""
+    await store.upsert("memories", [StoredPoint(pid(1), dict(MEMORY), [1.0, 0, 0, 0])])
+    (back,) = await store.retrieve("memories", [pid(1)])
+    plain = StoredPoint(pid(1), MEMORY)
+    assert back == plain and plain == back and back != StoredPoint(pid(2), MEMORY)
+    assert type(pickle.loads(pickle.dumps(back))) is StoredPoint
+    assert copy.copy(back) == plain and back.id == pid(1)

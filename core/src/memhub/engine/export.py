@@ -150,5 +150,6 @@ async def _events_of(engine: Engine, atom_ids: Sequence[str]) -> dict[str, list[
         for step in audit.steps(page, asked):
             found.setdefault(step["atom_id"], []).append(step)
     for steps in found.values():
-        steps.sort(key=lambda e: (e.get("at", ""), e["id"]))
+        if len(steps) > 1:  # most memories have one step (a sort of one still keys it)
+            steps.sort(key=lambda e: (e.get("at", ""), e["id"]))
     return found

@@ -118,6 +118,46 @@ def point_id(pid: qe.PointId) -> str:
     return str(pid) if isinstance(pid, uuid.UUID) else str(uuid.UUID(str(pid)))
 
 
+class _Read(StoredPoint):
+    """A point read from a shard, its id spelled as the port's string when first read: the
+    binding builds a ``uuid.UUID`` for it and ``str`` spells that (~2.5 us a point, 5% of an
+    export's CPU), and an export never reads a memory's (its payload holds it). Copied or
+    pickled, it is a plain ``StoredPoint``."""
+
+    def __init__(
+        self,
+        record: qe.Record | qe.ScoredPoint,
+        payload: dict[str, Any],
+        dense: list[float] | None,
+        sparse: SparseVector | None,
+    ) -> None:
+        self._record = record
+        self._id: str | None = None
+        self.payload, self.dense, self.sparse = payload, dense, sparse
+
+    @property
+    def id(self) -> str:
+        # not functools.cached_property: its lock cost as much as the id (an export's steps)
+        if self._id is None:
+            self._id = point_id(self._record.id)
+        return self._id
+
+    @id.setter
+    def id(self, value: str) -> None:
+        self._id = value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StoredPoint):
+            return NotImplemented
+        mine = (self.id, self.payload, self.dense, self.sparse)
+        return mine == (other.id, other.payload, other.dense, other.sparse)
+
+    __hash__ = None  # type: ignore[assignment]  # as StoredPoint's: mutable, compared by value
+
+    def __reduce__(self) -> tuple[type[StoredPoint], tuple[Any, ...]]:
+        return StoredPoint, (self.id, self.payload, self.dense, self.sparse)
+
+
 def from_record(record: qe.Record | qe.ScoredPoint, with_vectors: bool) -> StoredPoint:
     dense: list[float] | None = None
     sparse: SparseVector | None = None
@@ -129,8 +169,7 @@ def from_record(record: qe.Record | qe.ScoredPoint, with_vectors: bool) -> Store
         raw = vector.get(BM25)
         if isinstance(raw, qe.SparseVector):
             sparse = SparseVector(list(raw.indices), list(raw.values))
-    payload = facets.restore(record.payload or {})
-    return StoredPoint(point_id(record.id), payload, dense, sparse)
+    return _Read(record, facets.restore(record.payload or {}), dense, sparse)
 
 
 _READ_AS_IS = (list, array.array)

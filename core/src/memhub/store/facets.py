@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,9 +102,15 @@ class Layout:
         """Whether the tokens are stored as hashes (counted by value from ``DOC``)."""
         return self.tokens != "list"
 
-    def hashes(self, tokens: Iterable[str]) -> list[int]:
-        """``tokens`` as the integers ``FACETS`` holds (``tokens`` ``"uints"`` or ``"ints"``)."""
-        to_int = _signed if self.tokens == "ints" else _unsigned
+    def hashes(self, tokens: Collection[str]) -> list[int]:
+        """``tokens`` as the integers ``FACETS`` holds (``tokens`` ``"uints"`` or ``"ints"``).
+        Many at once are hashed without the cache (``hashed``): they are the ids of a page of
+        memories, each met once (an export's audit steps by ``atom_id``, 4,096 a page), for
+        which the cache's misses cost as much as the hashes and evict the tokens that repeat."""
+        signed = self.tokens == "ints"
+        if len(tokens) > _CACHED_UP_TO:
+            return [_hash(t, signed) for t in tokens]
+        to_int = _signed if signed else _unsigned
         return [to_int(t) for t in tokens]
 
     @functools.cached_property
@@ -166,14 +172,22 @@ def hashed(facet: str, signed: bool = False) -> int:
     return _signed(facet) if signed else _unsigned(facet)
 
 
+_CACHED_UP_TO = 64  # tokens of one condition hashed through the cache
+
+
+def _hash(facet: str, signed: bool) -> int:
+    value = int.from_bytes(_digest(facet), "little", signed=signed)
+    return value if signed else value >> 1
+
+
 @functools.lru_cache(maxsize=1024)
 def _signed(facet: str) -> int:
-    return int.from_bytes(_digest(facet), "little", signed=True)
+    return _hash(facet, True)
 
 
 @functools.lru_cache(maxsize=1024)
 def _unsigned(facet: str) -> int:
-    return int.from_bytes(_digest(facet), "little") >> 1
+    return _hash(facet, False)
 
 
 def word(facet: str) -> str:
