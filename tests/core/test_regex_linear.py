@@ -26,6 +26,7 @@ MODULES = (
     "memhub.providers._heuristic_patterns",
     "memhub.providers.heuristic",
     "memhub.providers.remainder",
+    "memhub.providers.restated",
     "memhub.engine.messages",
     "memhub.engine.procedures",
     "memhub.engine.text",

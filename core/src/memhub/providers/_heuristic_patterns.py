@@ -275,7 +275,7 @@ PROACTIVE = _rx(
     r"on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|deadline|due|"
     r"plan(?:ning)?\s+to|going\s+to|will|remind\s+me|don't\s+forget|meeting|appointment|"
     r"scheduled|upcoming|at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)|(?:on|by)\s+(?:jan|feb|mar|apr|may|jun|"
-    r"jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2})\b|'ll\b",
+    r"jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s+\d{1,2})\b|'ll\b",
     flags=_I,
 )
 # A planned change does not change the attribute yet ("下个月要搬去北京").
@@ -465,7 +465,7 @@ ZH_TIME = (
 )
 EN_TIME = (
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}"
-    r"|noon|midnight|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?"
+    r"|noon|midnight|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s+\d{1,2}(?:st|nd|rd|th)?"
 )
 _ZH_EVENT = (
     r"站会|例会|周会|晨会|早会|会议|开会|评审会?|面试|组会|部署|发布|上线日|睡觉|起床"
@@ -743,6 +743,9 @@ DEPARTURES = tuple(
         r"把\s*(?:我的|那辆|那台|那部|那个)?\s*(?P<old>[^\s，,。！!；;把]{1,12}?)\s*(?:卖了|卖掉了?|退了|退掉了?|"
         r"送人了|放弃了|戒了|戒掉了)",
         r"^(?P<old>[^\s，,。！!；;我]{1,8}?)\s*我?(?:已经|早就)?(?:放弃了|不学了|不练了|不玩了|不弹了|戒了)",
+        # someone or something gone: "王总调走了", "橘子上个月走了"
+        r"^(?P<old>[^\s，,。！!；;我他她它]{1,8}?)\s*(?:上个?月|去年|前段时间|前几天|最近|已经)?\s*"
+        r"(?:被)?(?:调走|走|离职|辞职|退休|去世)了",
         r"放弃了?\s*(?P<old>[^\s，,。！!；;了]{1,8})",
         r"(?<![\w'-])(?P<old>[A-Z][\w'-]*)\s+and\s+I\s+(?:broke\s+up|split\s+up|separated|divorced|got\s+divorced)",
         r"(?i:\b(?:broke\s+up|split\s+up)\s+with|\bdivorced)\s+(?P<old>[A-Z][\w'-]*)",

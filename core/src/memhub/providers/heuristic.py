@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from memhub.engine import cpu
 from memhub.providers import _heuristic_patterns as P
+from memhub.providers.restated import changed_value, same_person
 from memhub.providers.types import Candidate, JudgeItem, Layer, Message, Verdict
 
 __all__ = [
@@ -541,7 +542,7 @@ def _relate(c: _Facts, n: _Facts) -> _Relation | None:
     """How a candidate relates to one neighbour; ``None`` when they are unrelated."""
     if c.key == n.key:
         return _Relation("NOOP", "duplicate", "same statement")
-    by_table = _compare_attributes(c, n)
+    by_table = _compare_attributes(c, n) if same_person(c.text, n.text) else None
     if by_table and by_table.action == "OVERRIDE":
         return by_table
     old, new = c.replacement or ("", "")
@@ -559,10 +560,13 @@ def _relate(c: _Facts, n: _Facts) -> _Relation | None:
     if c.switch and not c.future and _switched_from(c.switch, n.text):
         verb, new_value = c.switch
         return _Relation("OVERRIDE", "preference_change", f"now {verb} '{new_value}'")
+    if not c.future and (label := changed_value(c.text, c.topic, n.text, n.topic)):
+        return _Relation("OVERRIDE", label, "the same said with a new value")
     same_polarity = c.negated == n.negated
     covered = len(c.tokens) >= 2 and len(c.tokens & n.tokens) >= COVERED * len(c.tokens)
     if (
         same_polarity
+        and same_person(c.text, n.text)
         and c.all_numbers <= n.all_numbers
         and (covered or _dice(c.tokens, n.tokens) >= NEAR_DUPLICATE)
     ):

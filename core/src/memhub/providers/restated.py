@@ -1,0 +1,226 @@
+"""A changed value said in words no rule was written for.
+
+"My main language at work is Java", then weeks later "These days I mostly write Kotlin at
+work": no attribute of the judge's table matches both, no "from A to B" names the old value,
+yet a reader sees at once that Kotlin took Java's place. What tells them, and what this module
+checks, is three things together:
+
+* a cue that something changed: now, these days, switched, moved, 最近, 已经, 换了, 切到;
+* a word the two statements share that is not a value and not the person they are about
+  ("work", "tickets", "打包"): they speak of the same thing;
+* in place of a value of the old statement, a new value of the same kind: a name for a name
+  ("Jira" → "Linear", "Webpack" → "Vite"), a number for a number ("3 times" → "once"), a time
+  for a time ("Fridays" → "Tuesdays"); the old one is gone from the new statement, or named
+  only to be retired ("We stopped deploying on Fridays").
+
+Each alone is common; together they are a change. A statement that adds (also, too, 也, 又)
+changes nothing, and one about another person ("My sister lives in Boston") changes only what
+was said of that person. Two names of known, different kinds (a programming language and an
+orchestrator) are not one value replacing another.
+
+Example:
+    >>> new = "These days I mostly write Kotlin at work"
+    >>> old = "My main language at work is Java"
+    >>> changed_value(new, {"day", "write", "kotlin", "work"}, old, {"language", "work", "java"})
+    'value_change'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Set
+
+from memhub.providers import _heuristic_patterns as P
+
+__all__ = ["changed_value", "same_person"]
+
+_I = re.IGNORECASE
+CHANGE_CUE = re.compile(
+    r"现在|最近|如今|目前|这阵子|这段时间|这些天|已经|换|改|搬|切|迁|转到|调到|升到|降到|扩到|缩到|变成|不再"
+    r"|\b(?:now|these\s+days|nowadays|anymore|no\s+longer|lately|currently|switched|moved|changed|"
+    r"traded|replaced|swapped|upgraded|downgraded|migrated|stopped|started|quit|became|instead|"
+    r"rewrote|rewritten|rebuilt|ported|"
+    r"down\s+to|up\s+to)\b",
+    _I,
+)
+ADDITIVE = re.compile(
+    r"也|又|另外|另一|还有|此外|\b(?:also|too|as\s+well|another|besides|in\s+addition)\b", _I
+)
+# Who a statement is about, when not the user, read at its start: family, friends, someone
+# named in the possessive ("Alice's manager"). A manager or a boss is a slot of the user's
+# ("Bob is my new manager" changes "My manager is Alice").
+_PEOPLE = (
+    r"sister|brother|mom|mum|mother|dad|father|parents|wife|husband|partner|son|daughter|kids?|"
+    r"children|child|friend|roommate|girlfriend|boyfriend|"
+    r"grandma|grandpa|grandmother|grandfather|family|neighbou?r|cousin|aunt|uncle"
+)
+_ZH_PEOPLE = (
+    r"妈妈?|爸爸?|父母|老婆|老公|妻子|丈夫|爱人|女儿|儿子|孩子|朋友|姐姐?|哥哥?|弟弟?|妹妹?"
+    r"|爷爷|奶奶|外公|外婆|女朋友|男朋友|室友|邻居"
+)
+# Capitalised at the start of a sentence without being a name.
+_NOT_NAMES = (
+    r"I|I'm|I've|My|Our|We|They|These|This|That|Those|There|Today|Yesterday|Lately|Recently|"
+    r"Now|Currently|Actually|Also|Then|So|Since|After|Before|When|Last|Next|Every|"
+    r"Turns|It|It's|Just|Still|Finally|Anyway|Btw|Oh|Well|Yes|No|Sadly|Luckily"
+)
+_PERSON = re.compile(
+    rf"^\s*(?:(?:my|our|his|her)\s+(?:\w+\s+)?(?P<en>{_PEOPLE})(?:'s)?\b"
+    rf"|(?P<name>(?!(?:{_NOT_NAMES})\b)[A-Z][a-z]+)'s\s"
+    rf"|我(?:的|们的?)?(?P<zh>{_ZH_PEOPLE}))",
+    _I,
+)
+# Values: a name (a capitalised word inside an English sentence; any Latin word among
+# Chinese), a number, a time.
+_EN_NAME = re.compile(r"(?<=\s)(?!I\b|I'm\b|I've\b)[A-Z][\w.+#-]*|(?<=\s)[a-z]+[A-Z][\w.+#-]*")
+_LATIN = re.compile(r"[A-Za-z][\w.+#-]*")
+_NUMBER = re.compile(
+    r"\d+(?:[.:]\d+)*(?:st|nd|rd|th)?"
+    # a run of Chinese numerals read from its start only: from each of its characters a
+    # failing lookahead would scan the run again
+    r"|(?<![零〇一二两三四五六七八九十百])[零〇一二两三四五六七八九十百]+"
+    r"(?=[个只位名人本台次年岁天周月号点块元件条张项种口套间辆倍]|公里|小时|分钟)"
+    r"|\b(?:once|twice|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|"
+    r"half|none|zero)\b",
+    _I,
+)
+_CN_DIGIT = "一二两三四五六七八九十"
+_ZH_CLOCK = (
+    rf"(?:上午|下午|晚上|早上|凌晨|中午)?[{_CN_DIGIT}]{{1,3}}点(?:半|[{_CN_DIGIT}]{{1,3}}分?)?"
+)
+_TIME = re.compile(f"{P.ZH_TIME}|{_ZH_CLOCK}|{P.EN_TIME}", _I)
+# Where something is ("我们公司在望京") and where it went ("公司搬到亦庄了"); 在 only at the end,
+# since "在" before a verb says what is going on ("公司在招人").
+_ZH_AT = re.compile(r"在\s*(?P<place>[^\s，,。！!；;了的在]{2,8})\s*[。！!]?$")
+_ZH_MOVED = re.compile(
+    r"(?:搬到|搬去|搬回|迁到|迁去|挪到)了?\s*(?P<place>[^\s，,。！!；;了的]{2,8})"
+)
+# An old value named again only to be let go of.
+_RETIRED = re.compile(
+    r"\b(?:stopped|sold|gave\s+away|got\s+rid\s+of|traded\s+in|returned)\b"
+    r"|不再|停了|送给\S{1,4}了|送人了|卖了|卖掉|扔了|退了",
+    _I,
+)
+_CUE_WORDS = frozenset({"now", "day", "nowaday", "anymore", "lately", "currently", "change"})
+
+
+def _stem(word: str) -> str:
+    """running → run, deploying → deploy, roommates → roommat: enough to see one word."""
+    if not re.fullmatch(r"[a-z]{4,}", word):
+        return word
+    word = re.sub(r"(?:ing|ed|es|e|s)$", "", word)
+    return word[:-1] if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou" else word
+
+
+def _person(text: str) -> str | None:
+    m = _PERSON.match(text)
+    if not m:
+        return None
+    return (m["en"] or m["zh"] or m["name"]).lower()
+
+
+def same_person(a: str, b: str) -> bool:
+    """Whether two statements are about the same person: the user, or one they name at the
+    start ("My parents moved to Munich too" is not "I moved to Munich")."""
+    return _person(a) == _person(b)
+
+
+def _values(text: str, old: bool) -> dict[str, set[str]]:
+    """The statement's values by kind, lower case; ``old``: the stored one (where something
+    is), else the new one (where it went)."""
+    latin = _LATIN if re.search(f"[{P.CJK}]", text) else _EN_NAME
+    times = {m.lower() for m in _TIME.findall(text)}
+    numbers = {m.lower() for m in _NUMBER.findall(text)} - {t for t in times if t.isdigit()}
+    return {
+        "place": {m["place"] for p in (_ZH_AT if old else _ZH_MOVED,) if (m := p.search(text))},
+        "name": {m.lower().rstrip(".") for m in latin.findall(text)},
+        "number": {n for n in numbers if not any(n in t for t in times)},
+        "time": times,
+    }
+
+
+def _cjk_words(text: str, values: dict[str, set[str]]) -> set[str]:
+    """Chinese character pairs outside the values and the change cues, grammar aside: the
+    judge's topic leaves out any pair with a function character, and so "站会" (会)."""
+    for value in (v for kind in values.values() for v in kind):
+        text = text.replace(value, " ")
+    text = CHANGE_CUE.sub(" ", text)
+    return {
+        run[i : i + 2]
+        for run in re.findall(f"[{P.CJK}]+", text)
+        for i in range(len(run) - 1)
+        if not set(run[i : i + 2]) <= P.STOP_CHARS
+    }
+
+
+def _kinds_differ(old: str, new: str) -> bool:
+    """Two names of known, different kinds ("python" is a language, "kubernetes" is not)."""
+    a, b = P.canonical_slot(None, old), P.canonical_slot(None, new)
+    return a != b
+
+
+def _around(text: str, number: str) -> set[str]:
+    """What a number counts or belongs to: the word before it ("iPhone 13", "Ubuntu 20.04") and
+    the last word of the few after it ("3 backend services", "once a week"; "8 个人")."""
+    out: set[str] = set()
+    for m in re.finditer(rf"(?i)(?<![a-z0-9.])({re.escape(number)})(?![a-z0-9.])", text):
+        out |= _words_around(text, m)
+    return out
+
+
+def _words_around(text: str, m: re.Match[str]) -> set[str]:
+    named = {
+        _stem(w.lower())
+        for w in re.findall(r"[\w.+#-]+", text[max(0, m.start() - 40) : m.start()])[-1:]
+        if any(c.isupper() for c in w)
+    }
+    after = text[m.end() :].lstrip()
+    if re.match(f"[{P.CJK}]", after):
+        return named | {after[:2]}
+    words = [w for w in re.findall(r"[a-z]+", after.lower())[:3] if w not in P.STOP_WORDS]
+    words = [w for w in words if w not in _CUE_WORDS and w not in ("a", "an", "per", "every")]
+    return named | {_stem(w) for w in words[-1:]}
+
+
+def _replaced(kind: str, old: set[str], new: set[str], old_text: str, new_text: str) -> bool:
+    gone = old - new
+    added = new - old
+    if not added:
+        return False
+    if not gone:  # the old value named again: only to retire it ("stopped deploying on Fridays")
+        return bool(P.NEGATION.search(new_text) or _RETIRED.search(new_text))
+    if kind == "name":
+        return any(not _kinds_differ(o, n) for o in gone for n in added)
+    if kind == "number":  # the same count of the same thing, not another count
+        return any(_around(old_text, o) & _around(new_text, n) for o in gone for n in added)
+    return True
+
+
+def changed_value(
+    new_text: str, new_topic: Set[str], old_text: str, old_topic: Set[str]
+) -> str | None:
+    """The update type when ``new_text`` says that a value of ``old_text`` changed, else None.
+
+    ``*_topic``: the statements' content tokens (the judge's ``_Facts.topic``).
+    """
+    if not CHANGE_CUE.search(new_text) or ADDITIVE.search(new_text):
+        return None
+    if not same_person(new_text, old_text):
+        return None
+    old_values, new_values = _values(old_text, old=True), _values(new_text, old=False)
+    value_words = {_stem(w) for kind in (old_values, new_values) for v in kind.values() for w in v}
+    who = {_stem(w) for w in (_person(new_text) or "").split()}
+    shared = ({_stem(t) for t in new_topic} | _cjk_words(new_text, new_values)) & (
+        {_stem(t) for t in old_topic} | _cjk_words(old_text, old_values)
+    )
+    # What the two share besides values; or an old name the new statement names again
+    # beside a new one ("I traded in my Civic for a Tesla"): the thing being replaced.
+    renamed = old_values["name"] & new_values["name"] and new_values["name"] - old_values["name"]
+    if not (shared - value_words - who - _CUE_WORDS or renamed):
+        return None
+    for kind in ("time", "number", "place", "name"):
+        if old_values[kind] and _replaced(
+            kind, old_values[kind], new_values[kind], old_text, new_text
+        ):
+            return {"time": "schedule_change", "place": "location_change"}.get(kind, "value_change")
+    return None
