@@ -111,3 +111,19 @@ def test_a_statement_about_someone_else_is_theirs():
     # a manager is the user's own slot, however the sentence starts
     assert same_person("Bob is my new manager.", "My manager is Alice.")
     assert same_person("These days I mostly write Kotlin.", "My main language is Java.")
+
+
+def test_a_story_is_not_a_fact_whose_value_changed():
+    # MADial's events: names, shared words and change cues everywhere, no value replaced
+    told = "Lisa and her classmate Wang were cleaning the classroom together, but Wang kept "
+    told += "looking for opportunities to slack off, which made Lisa very angry"
+    later = "During class, Eddie secretly swapped Lisa's notebook with a doodle book, causing "
+    later += "laughter among the classmates that made Lisa feel embarrassed and furious"
+    assert _changed(later, told) is None
+    assert (
+        _changed(
+            "Bart因为搬家到一个新城市感到孤独和闹心，但是交到了新朋友",
+            "Bart从祖父那里收到了一块镀金的怀表",
+        )
+        is None
+    )

@@ -480,6 +480,7 @@ class _Relation:
     action: str  # NOOP · OVERRIDE · SUPPLEMENT
     update_type: str
     reason: str
+    only_best: bool = False  # an OVERRIDE read off the wording, not a slot: the nearest only
 
 
 def _same_slot(attr: P.Attribute, a: str | None, b: str | None) -> bool:
@@ -561,7 +562,7 @@ def _relate(c: _Facts, n: _Facts) -> _Relation | None:
         verb, new_value = c.switch
         return _Relation("OVERRIDE", "preference_change", f"now {verb} '{new_value}'")
     if not c.future and (label := changed_value(c.text, c.topic, n.text, n.topic)):
-        return _Relation("OVERRIDE", label, "the same said with a new value")
+        return _Relation("OVERRIDE", label, "the same said with a new value", only_best=True)
     same_polarity = c.negated == n.negated
     covered = len(c.tokens) >= 2 and len(c.tokens & n.tokens) >= COVERED * len(c.tokens)
     if (
@@ -613,6 +614,8 @@ def judge_item(item: JudgeItem) -> Verdict:
     related = [(n.id, r) for n in item.neighbours if (r := _relate(cand, _facts(n.content)))]
     for action in ("NOOP", "OVERRIDE", "SUPPLEMENT"):
         chosen = [(nid, r) for nid, r in related if r.action == action]
+        if action == "OVERRIDE" and chosen and all(r.only_best for _, r in chosen):
+            chosen = chosen[:1]
         if chosen:
             targets = [nid for nid, _ in chosen][: 1 if action == "NOOP" else None]
             _, first = chosen[0]

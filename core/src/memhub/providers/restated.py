@@ -9,14 +9,16 @@ checks, is three things together:
 * a word the two statements share that is not a value and not the person they are about
   ("work", "tickets", "打包"): they speak of the same thing;
 * in place of a value of the old statement, a new value of the same kind: a name for a name
-  ("Jira" → "Linear", "Webpack" → "Vite"), a number for a number ("3 times" → "once"), a time
-  for a time ("Fridays" → "Tuesdays"); the old one is gone from the new statement, or named
-  only to be retired ("We stopped deploying on Fridays").
+  ("Jira" → "Linear", "Webpack" → "Vite"), a number for a number of the same thing ("3 times a
+  week" → "once a week"), a day for a day ("Fridays" → "Tuesdays"), a time of day for a time
+  of day, a place for a place ("公司在望京" → "公司搬到亦庄了"); the old one is gone from the new
+  statement, or named only to be retired ("We stopped deploying on Fridays").
 
-Each alone is common; together they are a change. A statement that adds (also, too, 也, 又)
-changes nothing, and one about another person ("My sister lives in Boston") changes only what
-was said of that person. Two names of known, different kinds (a programming language and an
-orchestrator) are not one value replacing another.
+Each alone is common; together they are a change, in a statement of a fact or two (a story
+of several clauses has names, numbers and shared words everywhere). A statement that adds
+(also, too, 也, 又) changes nothing, and one about another person ("My sister lives in
+Boston") changes only what was said of that person. Two names of known, different kinds (a
+programming language and an orchestrator) are not one value replacing another.
 
 Example:
     >>> new = "These days I mostly write Kotlin at work"
@@ -67,13 +69,17 @@ _NOT_NAMES = (
 _PERSON = re.compile(
     rf"^\s*(?:(?:my|our|his|her)\s+(?:\w+\s+)?(?P<en>{_PEOPLE})(?:'s)?\b"
     rf"|(?P<name>(?!(?:{_NOT_NAMES})\b)[A-Z][a-z]+)'s\s"
-    rf"|我(?:的|们的?)?(?P<zh>{_ZH_PEOPLE}))",
+    rf"|我(?:的|们的?)?(?P<zh>{_ZH_PEOPLE})"
+    # a story about someone, told in Chinese: "Bart因为搬家到一个新城市…"
+    rf"|(?P<lead>[A-Z][a-z]+)(?=\s*[{P.CJK}]))",
     _I,
 )
 # Values: a name (a capitalised word inside an English sentence; any Latin word among
 # Chinese), a number, a time.
-_EN_NAME = re.compile(r"(?<=\s)(?!I\b|I'm\b|I've\b)[A-Z][\w.+#-]*|(?<=\s)[a-z]+[A-Z][\w.+#-]*")
-_LATIN = re.compile(r"[A-Za-z][\w.+#-]*")
+_EN_NAME = re.compile(
+    r"(?<=\s)(?!I\b|I'm\b|I've\b)[A-Z][A-Za-z0-9.+#-]*|(?<=\s)[a-z]+[A-Z][A-Za-z0-9.+#-]*"
+)
+_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9.+#-]*")
 _NUMBER = re.compile(
     r"\d+(?:[.:]\d+)*(?:st|nd|rd|th)?"
     # a run of Chinese numerals read from its start only: from each of its characters a
@@ -89,6 +95,8 @@ _ZH_CLOCK = (
     rf"(?:上午|下午|晚上|早上|凌晨|中午)?[{_CN_DIGIT}]{{1,3}}点(?:半|[{_CN_DIGIT}]{{1,3}}分?)?"
 )
 _TIME = re.compile(f"{P.ZH_TIME}|{_ZH_CLOCK}|{P.EN_TIME}", _I)
+# A time of day does not replace a day ("standup moved to 10:30am" keeps "every other Tuesday").
+_CLOCK = re.compile(rf"\d[:点]|\d\s*(?:am|pm)\b|noon|midnight|[{_CN_DIGIT}]点", _I)
 # Where something is ("我们公司在望京") and where it went ("公司搬到亦庄了"); 在 only at the end,
 # since "在" before a verb says what is going on ("公司在招人").
 _ZH_AT = re.compile(r"在\s*(?P<place>[^\s，,。！!；;了的在]{2,8})\s*[。！!]?$")
@@ -101,7 +109,15 @@ _RETIRED = re.compile(
     r"|不再|停了|送给\S{1,4}了|送人了|卖了|卖掉|扔了|退了",
     _I,
 )
-_CUE_WORDS = frozenset({"now", "day", "nowaday", "anymore", "lately", "currently", "change"})
+# Words two statements may share without speaking of the same thing: cues and times.
+_NOT_SHARED = frozenset(
+    {"now", "nowaday", "anymore", "lately", "currently", "change", "time", "last", "ago"}
+    | {"day", "week", "weekend", "month", "year", "today", "yesterday", "tomorrow"}
+    | {"morning", "afternoon", "evening", "night"}
+)
+_CLAUSES = re.compile(r"[，,。；;！!？?]|\s(?:but|and|so)\s", _I)
+_NOW = frozenset({"now", "nowadays", "anymore", "lately", "currently"})
+_ZH_WHEN = re.compile(r"每天|每周|周末|上午|下午|晚上|早上|今天|昨天|明天|上个?月|去年|今年|时候")
 
 
 def _stem(word: str) -> str:
@@ -116,7 +132,14 @@ def _person(text: str) -> str | None:
     m = _PERSON.match(text)
     if not m:
         return None
-    return (m["en"] or m["zh"] or m["name"]).lower()
+    return (m["en"] or m["zh"] or m["name"] or m["lead"]).lower()
+
+
+def _one_fact(text: str) -> bool:
+    """A statement of a fact or two, not a story: at most two clauses and 30 words (a Chinese
+    character counts as a word). In a story, names, numbers and shared words are everywhere."""
+    words = len(re.findall(f"[{P.CJK}]", text)) + len(re.findall(r"[A-Za-z0-9]+", text))
+    return words <= 30 and len(_CLAUSES.split(text.strip(" 。.!！"))) <= 2
 
 
 def same_person(a: str, b: str) -> bool:
@@ -133,9 +156,10 @@ def _values(text: str, old: bool) -> dict[str, set[str]]:
     numbers = {m.lower() for m in _NUMBER.findall(text)} - {t for t in times if t.isdigit()}
     return {
         "place": {m["place"] for p in (_ZH_AT if old else _ZH_MOVED,) if (m := p.search(text))},
-        "name": {m.lower().rstrip(".") for m in latin.findall(text)},
+        "name": {m.lower().rstrip(".") for m in latin.findall(text)} - {_person(text)},
         "number": {n for n in numbers if not any(n in t for t in times)},
-        "time": times,
+        "clock": {t for t in times if _CLOCK.search(t)},
+        "day": {t for t in times if not _CLOCK.search(t)},
     }
 
 
@@ -144,7 +168,7 @@ def _cjk_words(text: str, values: dict[str, set[str]]) -> set[str]:
     judge's topic leaves out any pair with a function character, and so "站会" (会)."""
     for value in (v for kind in values.values() for v in kind):
         text = text.replace(value, " ")
-    text = CHANGE_CUE.sub(" ", text)
+    text = _ZH_WHEN.sub(" ", CHANGE_CUE.sub(" ", text))
     return {
         run[i : i + 2]
         for run in re.findall(f"[{P.CJK}]+", text)
@@ -171,14 +195,14 @@ def _around(text: str, number: str) -> set[str]:
 def _words_around(text: str, m: re.Match[str]) -> set[str]:
     named = {
         _stem(w.lower())
-        for w in re.findall(r"[\w.+#-]+", text[max(0, m.start() - 40) : m.start()])[-1:]
+        for w in re.findall(r"[A-Za-z0-9.+#-]+", text[max(0, m.start() - 40) : m.start()])[-1:]
         if any(c.isupper() for c in w)
     }
     after = text[m.end() :].lstrip()
     if re.match(f"[{P.CJK}]", after):
         return named | {after[:2]}
     words = [w for w in re.findall(r"[a-z]+", after.lower())[:3] if w not in P.STOP_WORDS]
-    words = [w for w in words if w not in _CUE_WORDS and w not in ("a", "an", "per", "every")]
+    words = [w for w in words if w not in _NOW and w not in ("a", "an", "per", "every")]
     return named | {_stem(w) for w in words[-1:]}
 
 
@@ -188,12 +212,19 @@ def _replaced(kind: str, old: set[str], new: set[str], old_text: str, new_text: 
     if not added:
         return False
     if not gone:  # the old value named again: only to retire it ("stopped deploying on Fridays")
-        return bool(P.NEGATION.search(new_text) or _RETIRED.search(new_text))
+        return any(
+            any(v in clause.lower() for v in old)
+            and (P.NEGATION.search(clause) or _RETIRED.search(clause))
+            for clause in _CLAUSES.split(new_text)
+        )
     if kind == "name":
         return any(not _kinds_differ(o, n) for o in gone for n in added)
     if kind == "number":  # the same count of the same thing, not another count
         return any(_around(old_text, o) & _around(new_text, n) for o in gone for n in added)
     return True
+
+
+_UPDATE_TYPE = {"clock": "schedule_change", "day": "schedule_change", "place": "location_change"}
 
 
 def changed_value(
@@ -203,6 +234,8 @@ def changed_value(
 
     ``*_topic``: the statements' content tokens (the judge's ``_Facts.topic``).
     """
+    if not (_one_fact(new_text) and _one_fact(old_text)):
+        return None
     if not CHANGE_CUE.search(new_text) or ADDITIVE.search(new_text):
         return None
     if not same_person(new_text, old_text):
@@ -216,11 +249,11 @@ def changed_value(
     # What the two share besides values; or an old name the new statement names again
     # beside a new one ("I traded in my Civic for a Tesla"): the thing being replaced.
     renamed = old_values["name"] & new_values["name"] and new_values["name"] - old_values["name"]
-    if not (shared - value_words - who - _CUE_WORDS or renamed):
+    if not (shared - value_words - who - _NOT_SHARED or renamed):
         return None
-    for kind in ("time", "number", "place", "name"):
+    for kind in ("clock", "day", "number", "place", "name"):
         if old_values[kind] and _replaced(
             kind, old_values[kind], new_values[kind], old_text, new_text
         ):
-            return {"time": "schedule_change", "place": "location_change"}.get(kind, "value_change")
+            return _UPDATE_TYPE.get(kind, "value_change")
     return None
