@@ -145,6 +145,11 @@ EXTRACTION = [
         id="en-more-small-talk-and-a-bare-name-dropped",
     ),
     pytest.param(
+        ["Sprints are now three weeks long.", "Those two functions look fine."],
+        [("Sprints are now three weeks long", F, False)],
+        id="en-a-count-in-words-is-specific-a-count-of-what-was-just-shown-is-not",
+    ),
+    pytest.param(
         [
             "Melanie: How was the trip, did you enjoy it?",
             "Jon: What did you paint, a sunset?",

@@ -22,6 +22,7 @@ CHANGED = [
     ("We deploy on Fridays.", "We stopped deploying on Fridays, it's Tuesdays now.", "We deploy"),
     ("I work from home on Mondays.", "I now work from home on Wednesdays.", "Mondays"),
     ("The API is written in Flask.", "We rewrote the API in FastAPI.", "Flask"),
+    ("Our sprint is two weeks long.", "Sprints are now three weeks long.", "two weeks"),
     ("我们前端用 Webpack 打包", "打包工具已经切到 Vite 了", "Webpack"),
     ("我现在用的手机是 iPhone 13", "我换了个华为 Mate 60，iPhone 送给我妈了", "iPhone 13"),
     ("我们公司在望京", "公司搬到亦庄了", "望京"),

@@ -244,6 +244,10 @@ SPECIFIC = re.compile(
     # a Latin word starts once, where its run starts: a long run is scanned once, not per letter
     rf"\d|(?<=[\w,;:] )[A-Z][\w.+#-]*|(?<![A-Za-z])[A-Za-z]{{2,}}(?=[^A-Za-z]*[{CJK}])"
     rf"|(?<=[{CJK}])\s*[A-Za-z]{{2,}}"
+    # a count in words ("Sprints are now three weeks long"), not of things just shown
+    # ("Those two functions look fine")
+    r"|(?i:(?<!those\s)(?<!these\s)(?<!the\s)"
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+[a-z]+s\b)"
 )
 
 # -- Layer and time cues ---------------------------------------------------------------
