@@ -29,6 +29,8 @@ CHANGED = [
     ("我们每天上午十点开站会", "站会现在改到下午两点了", "十点"),
     ("我每周打两次羽毛球", "现在一周只打一次羽毛球了", "两次"),
     ("我们的代码放在 GitLab 上", "代码仓库已经迁到 GitHub 了", "GitLab"),
+    ("我们用 Jenkins 跑 CI", "CI 已经换成 GitLab CI 了", "Jenkins"),
+    ("We monitor with Datadog.", "We dropped Datadog for Grafana last quarter.", "monitor with"),
     ("我老板是王总", "王总调走了，现在是李总带我们", "老板是王总"),
 ]
 
@@ -45,6 +47,8 @@ KEPT = [
     ("我在腾讯做产品经理", "我老婆最近跳槽到阿里了"),
     ("我每周打两次羽毛球", "我最近也开始跑步了"),
     ("我们用 MySQL 存订单", "我们现在用 Redis 做缓存"),
+    ("My rent is 1800 dollars a month.", "Electricity is now 90 dollars a month."),
+    ("我们的周报每周五交", "我们现在每周三开复盘会"),
 ]
 
 
@@ -112,6 +116,9 @@ def test_a_statement_about_someone_else_is_theirs():
     # a manager is the user's own slot, however the sentence starts
     assert same_person("Bob is my new manager.", "My manager is Alice.")
     assert same_person("These days I mostly write Kotlin.", "My main language is Java.")
+    # a product's name in capitals is not a person ("API", "CI")
+    assert same_person("API 网关用 Kong", "听说 API 网关用 Kong")
+    assert same_person("CI 已经换成 GitLab CI 了", "我们用 Jenkins 跑 CI")
 
 
 def test_a_story_is_not_a_fact_whose_value_changed():

@@ -41,7 +41,7 @@ CHANGE_CUE = re.compile(
     r"现在|最近|如今|目前|这阵子|这段时间|这些天|已经|换|改|搬|切|迁|转到|调到|升到|降到|扩到|缩到|变成|不再"
     r"|\b(?:now|these\s+days|nowadays|anymore|no\s+longer|lately|currently|switched|moved|changed|"
     r"traded|replaced|swapped|upgraded|downgraded|migrated|stopped|started|quit|became|instead|"
-    r"rewrote|rewritten|rebuilt|ported|"
+    r"rewrote|rewritten|rebuilt|ported|dropped|ditched|abandoned|"
     r"down\s+to|up\s+to)\b",
     _I,
 )
@@ -68,10 +68,10 @@ _NOT_NAMES = (
 )
 _PERSON = re.compile(
     rf"^\s*(?:(?:my|our|his|her)\s+(?:\w+\s+)?(?P<en>{_PEOPLE})(?:'s)?\b"
-    rf"|(?P<name>(?!(?:{_NOT_NAMES})\b)[A-Z][a-z]+)'s\s"
+    rf"|(?-i:(?P<name>(?!(?:{_NOT_NAMES})\b)[A-Z][a-z]+)'s\s)"
     rf"|我(?:的|们的?)?(?P<zh>{_ZH_PEOPLE})"
     # a story about someone, told in Chinese: "Bart因为搬家到一个新城市…"
-    rf"|(?P<lead>[A-Z][a-z]+)(?=\s*[{P.CJK}]))",
+    rf"|(?-i:(?P<lead>[A-Z][a-z]+))(?=\s*[{P.CJK}]))",
     _I,
 )
 # Values: a name (a capitalised word inside an English sentence; any Latin word among
@@ -105,7 +105,7 @@ _ZH_MOVED = re.compile(
 )
 # An old value named again only to be let go of.
 _RETIRED = re.compile(
-    r"\b(?:stopped|sold|gave\s+away|got\s+rid\s+of|traded\s+in|returned)\b"
+    r"\b(?:stopped|sold|gave\s+away|got\s+rid\s+of|traded\s+in|returned|dropped|ditched)\b"
     r"|不再|停了|送给\S{1,4}了|送人了|卖了|卖掉|扔了|退了",
     _I,
 )
@@ -183,16 +183,17 @@ def _kinds_differ(old: str, new: str) -> bool:
     return a != b
 
 
-def _around(text: str, number: str) -> set[str]:
+def _around(text: str, number: str, *, whole: bool = False) -> set[str]:
     """What a number counts or belongs to: the word before it ("iPhone 13", "Ubuntu 20.04") and
-    the last word of the few after it ("3 backend services", "once a week"; "8 个人")."""
+    the last word of the few after it ("3 backend services", "once a week"; "8 个人"), or
+    ``whole``: all of those few."""
     out: set[str] = set()
     for m in re.finditer(rf"(?i)(?<![a-z0-9.])({re.escape(number)})(?![a-z0-9.])", text):
-        out |= _words_around(text, m)
+        out |= _words_around(text, m, whole)
     return out
 
 
-def _words_around(text: str, m: re.Match[str]) -> set[str]:
+def _words_around(text: str, m: re.Match[str], whole: bool) -> set[str]:
     named = {
         _stem(w.lower())
         for w in re.findall(r"[A-Za-z0-9.+#-]+", text[max(0, m.start() - 40) : m.start()])[-1:]
@@ -200,10 +201,29 @@ def _words_around(text: str, m: re.Match[str]) -> set[str]:
     }
     after = text[m.end() :].lstrip()
     if re.match(f"[{P.CJK}]", after):
-        return named | {after[:2]}
+        unit = _ZH_UNIT.match(after)
+        return named | {_unit(unit.group() if unit else after[:2])}
     words = [w for w in re.findall(r"[a-z]+", after.lower())[:3] if w not in P.STOP_WORDS]
     words = [w for w in words if w not in _NOW and w not in ("a", "an", "per", "every")]
-    return named | {_stem(w) for w in words[-1:]}
+    return named | {_unit(_stem(w)) for w in (words if whole else words[-1:])}
+
+
+# Units of one measure: an hour and twenty minutes are both a duration ("通勤一个小时" →
+# "通勤只要二十分钟了").
+_UNITS = P._lexicon(
+    {
+        "duration": "second|minut|hour|day|week|month|year|秒|分钟|小时|个小时|天|周|个月|月|年",
+        "money": "dollar|euro|pound|yuan|buck|元|块|美元|欧元",
+        "distance": "km|kilometer|mile|meter|公里|千米|米",
+    }
+)
+_ZH_UNIT = re.compile(
+    "|".join(sorted((u for u in _UNITS if re.match(f"[{P.CJK}]", u)), key=len)[::-1])
+)
+
+
+def _unit(word: str) -> str:
+    return _UNITS.get(word, word)
 
 
 def _replaced(kind: str, old: set[str], new: set[str], old_text: str, new_text: str) -> bool:
@@ -224,6 +244,24 @@ def _replaced(kind: str, old: set[str], new: set[str], old_text: str, new_text: 
     return True
 
 
+def _anchors(
+    text: str, topic: Set[str], values: dict[str, set[str]], all_values: list[str]
+) -> set[str]:
+    """What a statement speaks of: its words but the values (of either statement), what its
+    numbers count ("dollars": "Electricity is now 90 dollars a month" is not about the rent),
+    times, cues and the person it is about."""
+    units = {w for n in values["number"] for w in _around(text, n, whole=True)}
+    who = {_stem(w) for w in (_person(text) or "").split()}
+    return {
+        w
+        for w in {_stem(t) for t in topic} | _cjk_words(text, values)
+        if w not in _NOT_SHARED | units | who
+        and _unit(w) not in units
+        and not _ZH_WHEN.fullmatch(w)
+        and not any(w in v or _stem(v) == w for v in all_values)
+    }
+
+
 _UPDATE_TYPE = {"clock": "schedule_change", "day": "schedule_change", "place": "location_change"}
 
 
@@ -241,15 +279,14 @@ def changed_value(
     if not same_person(new_text, old_text):
         return None
     old_values, new_values = _values(old_text, old=True), _values(new_text, old=False)
-    value_words = {_stem(w) for kind in (old_values, new_values) for v in kind.values() for w in v}
-    who = {_stem(w) for w in (_person(new_text) or "").split()}
-    shared = ({_stem(t) for t in new_topic} | _cjk_words(new_text, new_values)) & (
-        {_stem(t) for t in old_topic} | _cjk_words(old_text, old_values)
+    values = [v for kind in (*old_values.values(), *new_values.values()) for v in kind]
+    shared = _anchors(new_text, new_topic, new_values, values) & _anchors(
+        old_text, old_topic, old_values, values
     )
     # What the two share besides values; or an old name the new statement names again
     # beside a new one ("I traded in my Civic for a Tesla"): the thing being replaced.
     renamed = old_values["name"] & new_values["name"] and new_values["name"] - old_values["name"]
-    if not (shared - value_words - who - _NOT_SHARED or renamed):
+    if not (shared or renamed):
         return None
     for kind in ("clock", "day", "number", "place", "name"):
         if old_values[kind] and _replaced(
