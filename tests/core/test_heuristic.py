@@ -145,6 +145,21 @@ EXTRACTION = [
         id="en-more-small-talk-and-a-bare-name-dropped",
     ),
     pytest.param(
+        ["今天天气真好！", "今天天气不错", "Nice weather today!", "It's so hot out today."],
+        [],
+        id="weather-small-talk-dropped-in-both-languages",
+    ),
+    pytest.param(
+        ["帮我写个防抖函数，我们用的是 TypeScript。", "帮我翻译一下，谢谢"],
+        [("我们用的是 TypeScript", F, False)],
+        id="zh-a-fact-with-its-own-subject-after-a-request-kept",
+    ),
+    pytest.param(
+        ["Our backend is written in Go, as I said.", "我们后端是用 Go 写的，之前说过。"],
+        [("Our backend is written in Go", F, False), ("我们后端是用 Go 写的", F, False)],
+        id="as-i-said-at-the-end-dropped",
+    ),
+    pytest.param(
         ["Sprints are now three weeks long.", "Those two functions look fine."],
         [("Sprints are now three weeks long", F, False)],
         id="en-a-count-in-words-is-specific-a-count-of-what-was-just-shown-is-not",

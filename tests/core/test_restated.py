@@ -31,6 +31,7 @@ CHANGED = [
     ("我们的代码放在 GitLab 上", "代码仓库已经迁到 GitHub 了", "GitLab"),
     ("我们用 Jenkins 跑 CI", "CI 已经换成 GitLab CI 了", "Jenkins"),
     ("We monitor with Datadog.", "We dropped Datadog for Grafana last quarter.", "monitor with"),
+    ("We use Vue 3 for the frontend.", "Quick update: we switched the frontend to React.", "Vue"),
     ("我老板是王总", "王总调走了，现在是李总带我们", "老板是王总"),
 ]
 

@@ -85,6 +85,18 @@ RESTATED = _rx(
     r"再说一遍|重复一遍|重复一下|还是那句话)[\s，,：:。]*",
     r"^(?:(?:as|like)\s+i\s+(?:said|mentioned|told\s+you|wrote)(?:\s+(?:before|earlier|last\s+time))?|"
     r"again|to\s+repeat|just\s+to\s+repeat|for\s+the\s+record|as\s+mentioned)[\s,:]+",
+    # and at the end: "Our backend is written in Go, as I said", "…，之前说过"
+    r"(?<=\S)[\s，,]+(?:(?:as|like)\s+i\s+(?:said|mentioned|told\s+you)(?:\s+(?:before|earlier))?|"
+    r"as\s+mentioned|(?:我)?(?:之前|以前|前面|刚才|上次)?(?:说过|讲过|提过)(?:了|的)?)[\s。.!！]*$",
+    flags=_I,
+)
+# Talk about the weather, which is no fact of the user's ("今天天气真好！", "Nice weather today").
+WEATHER = _rx(
+    r"^(?:今天|今儿|这两天|最近|外面|这边)?的?天气(?:真的?|很|太|挺|还|也|可|好)?"
+    r"(?:好|不错|棒|冷|热|晴|差|糟|舒服|凉快|闷|晴朗)(?:啊|呀|哦|了|呢|吧)?$",
+    r"^(?:what\s+a\s+|such\s+)?(?:nice|lovely|great|beautiful|terrible|awful|bad|crazy)\s+"
+    r"weather(?:\s+today)?$|^(?:it's|it\s+is)\s+(?:so\s+|really\s+)?(?:hot|cold|sunny|rainy|nice)"
+    r"(?:\s+out)?(?:\s+today)?$",
     flags=_I,
 )
 # "记住：我对花生过敏" / "remember that I like tea": the instruction wraps a statement.

@@ -140,7 +140,9 @@ _THANKS_FOR = re.compile(
 
 def _is_chitchat(text: str) -> bool:
     text = _ADDRESSED.sub("", _LABEL.sub("", text))
-    return bool(P.CHITCHAT.match(_PUNCT.sub("", text.lower())))
+    return bool(
+        P.CHITCHAT.match(_PUNCT.sub("", text.lower())) or P.WEATHER.match(text.strip(" 。.!！~"))
+    )
 
 
 def _is_question(text: str, terminator: str = "") -> bool:
@@ -250,16 +252,32 @@ _WH_OPENING = re.compile(r"^(?:what|which|who|whom|whose|where|when|why|how)\b",
 
 
 def _rejoined(clauses: list[str], body: str) -> list[str]:
-    """Clauses with a name split off a compound subject put back ("Sam and I broke up" is
-    one statement, not "Sam" and "I broke up"; "Actually, I …" stays split)."""
+    """Clauses split apart that say one thing put back: a name split off a compound subject
+    ("Sam and I broke up" is one statement, not "Sam" and "I broke up"; "Actually, I …" stays
+    split), and a clause that says "it" of the one before ("Rent went up, it's 2100 dollars a
+    month now": alone, "it's 2100 dollars a month" names nothing)."""
     out: list[str] = []
     for clause in clauses:
         joined = f"{out[-1]} and {clause}" if out else ""
         if joined and _NAME_ALONE.match(out[-1]) and re.match(r"I\b", clause) and joined in body:
             out[-1] = joined
+        elif out and _REFERS_BACK.match(clause.strip()) and (span := _span(body, out[-1], clause)):
+            out[-1] = span
         else:
             out.append(clause)
     return out
+
+
+_REFERS_BACK = re.compile(r"(?:it's|it\s+is|it\s+was|its)\b|它", re.I)
+
+
+def _span(body: str, first: str, second: str) -> str:
+    """``first`` and ``second`` as ``body`` says them together, when only a comma parts them."""
+    start = body.find(first)
+    end = body.find(second, start + len(first)) if start >= 0 else -1
+    if end < 0 or body[start + len(first) : end].strip(" ,，;；"):
+        return ""
+    return body[start : end + len(second)]
 
 
 _NAME_ALONE = re.compile(r"^[A-Z][a-z'-]+$")
@@ -307,10 +325,15 @@ def _statements(body: str, terminator: str) -> list[str]:
         clauses = clauses[lead:]
         body = ("，" if _CJK_RUN.search(body) else ", ").join(clauses)
     kept: list[str] = []
+    asked = False
     for i, clause in enumerate(clauses):
         clause = _strip_fillers(clause)
         if P.COMMAND.match(clause) or P.REQUEST.match(clause):
-            break  # what follows a command is its object, not a statement
+            asked = True
+            continue
+        if asked and not _SUBJECT.match(clause):
+            break  # what follows a command is its object, not a statement ("帮我写个防抖函数，
+            # 我们用的是 TypeScript" says a fact after the request: it has a subject of its own)
         # "?" closes the last clause, and any that opens as a question does ("What stack
         # are we on again, and who's my manager?")
         end = terminator if i == len(clauses) - 1 or _WH_OPENING.match(clause) else ""

@@ -199,6 +199,8 @@ def _words_around(text: str, m: re.Match[str], whole: bool) -> set[str]:
         for w in re.findall(r"[A-Za-z0-9.+#-]+", text[max(0, m.start() - 40) : m.start()])[-1:]
         if any(c.isupper() for c in w)
     }
+    if named:  # a version or a model ("Vue 3 for the frontend"): it counts nothing after it
+        return named
     after = text[m.end() :].lstrip()
     if re.match(f"[{P.CJK}]", after):
         unit = _ZH_UNIT.match(after)
