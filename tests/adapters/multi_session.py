@@ -122,7 +122,7 @@ STACK_EN = Story(
         ),
         (
             "Our backend is written in Go.",
-            "Quick update: we switched the frontend from Vue 3 to React.",
+            "Quick update: we switched the frontend to React.",
         ),
     ),
     "Which frontend framework do we use?",
@@ -132,13 +132,13 @@ STACK_EN = Story(
 )
 STACK_ZH = Story(
     (
-        ("我们前端用 Vue 3，后端用 Go。", "帮我写个防抖函数", "谢谢！"),
-        ("我们后端是用 Go 写的。", "我们前端从 Vue 3 换成 React 了"),
+        ("我们前端用 Vue 3，后端用 Go。", "帮我写个防抖函数", "谢谢！", "今天天气真好！"),
+        ("我们后端是用 Go 写的。", "我们前端换成 React 了"),
     ),
     "我们前端用什么框架？",
     ("React",),
     "Vue",
-    ("帮我写个防抖函数", "谢谢！"),
+    ("帮我写个防抖函数", "谢谢！", "今天天气真好"),
 )
 MANAGER_EN = Story(
     (
