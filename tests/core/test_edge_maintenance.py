@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
 
@@ -83,6 +85,9 @@ async def test_a_prefetch_reads_what_a_scroll_reads_and_the_vectors_only_when_as
         await _write(store, 0, 300, np.random.default_rng(0))
         await store.optimize()
         await store.prefetch("memories", vectors=True)  # on the worker, the shard open
+        shutil.rmtree(tmp_path / "s" / "checkpoints")  # as in a store that never had one
+        await store.prefetch("checkpoints")  # nothing to read, and no shard made for it
+        assert not (tmp_path / "s" / "checkpoints").exists()
     finally:
         await store.close()
     shard = tmp_path / "s" / "memories"

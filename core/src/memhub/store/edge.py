@@ -674,6 +674,8 @@ class EdgeStore:
         await self._run(self._prefetch, collection, vectors)
 
     def _prefetch(self, collection: Collection, vectors: bool) -> None:
+        if not (self.path / collection / "edge_config.json").exists():
+            return  # never written: nothing to read, and no shard to make for it
         self._shard(collection)  # opening a shard drops its pages from the cache: first
         _readahead.read_ahead(
             _readahead.scrolled_files(self.path / collection, vectors), _readahead.budget()
