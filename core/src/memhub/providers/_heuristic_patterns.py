@@ -326,6 +326,14 @@ def first_person(text: str) -> str:
     return text
 
 
+# A count in Chinese numerals ("三只猫", "两次"), read from the start of its run (from each of
+# its characters a failing lookahead would scan the run again), never a day ("周三") or
+# "these days" ("这两天").
+CN_NUMBER = (
+    r"(?<![周期拜上下这那哪每零〇一二两三四五六七八九十百])[零〇一二两三四五六七八九十百]+"
+    r"(?=[个只位名人本台次年岁天周月号点块元件条张项种口套间辆倍%]|公里|小时|分钟)"
+)
+
 # -- Similarity lexicons ----------------------------------------------------------------
 
 # Words that carry no topic: removed before bigram / word-overlap comparisons.

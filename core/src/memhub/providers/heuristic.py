@@ -55,10 +55,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)*")
 _YEAR = re.compile(
     r"(?:19|20)\d\d(?=\s*年)|(?<=in |by )(?:19|20)\d\d|(?<=since |until |after )(?:19|20)\d\d"
 )
-_CN_NUMBER = re.compile(
-    r"(?<![周期拜上下这那哪每零〇一二两三四五六七八九十百])[零〇一二两三四五六七八九十百]+"
-    r"(?=[个只位名人本台次年岁天周月号点块元件条张项种口套间辆倍%]|公里|小时|分钟)"
-)
+_CN_NUMBER = re.compile(P.CN_NUMBER)
 _CN_DIGITS = dict(
     zip("零〇一二两三四五六七八九", (0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9), strict=True)
 )
@@ -566,7 +563,8 @@ def _relate(c: _Facts, n: _Facts) -> _Relation | None:
     """How a candidate relates to one neighbour; ``None`` when they are unrelated."""
     if c.key == n.key:
         return _Relation("NOOP", "duplicate", "same statement")
-    by_table = _compare_attributes(c, n) if same_person(c.text, n.text) else None
+    one_person = same_person(c.text, n.text)
+    by_table = _compare_attributes(c, n) if one_person else None
     if by_table and by_table.action == "OVERRIDE":
         return by_table
     old, new = c.replacement or ("", "")
@@ -590,7 +588,7 @@ def _relate(c: _Facts, n: _Facts) -> _Relation | None:
     covered = len(c.tokens) >= 2 and len(c.tokens & n.tokens) >= COVERED * len(c.tokens)
     if (
         same_polarity
-        and same_person(c.text, n.text)
+        and one_person
         and c.all_numbers <= n.all_numbers
         and (covered or _dice(c.tokens, n.tokens) >= NEAR_DUPLICATE)
     ):

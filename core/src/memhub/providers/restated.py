@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set
+from functools import lru_cache
 
 from memhub.providers import _heuristic_patterns as P
 
@@ -81,11 +82,7 @@ _EN_NAME = re.compile(
 )
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9.+#-]*")
 _NUMBER = re.compile(
-    r"\d+(?:[.:]\d+)*(?:st|nd|rd|th)?"
-    # a run of Chinese numerals read from its start only: from each of its characters a
-    # failing lookahead would scan the run again
-    r"|(?<![零〇一二两三四五六七八九十百])[零〇一二两三四五六七八九十百]+"
-    r"(?=[个只位名人本台次年岁天周月号点块元件条张项种口套间辆倍]|公里|小时|分钟)"
+    rf"\d+(?:[.:]\d+)*(?:st|nd|rd|th)?|{P.CN_NUMBER}"
     r"|\b(?:once|twice|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|"
     r"half|none|zero)\b",
     _I,
@@ -128,6 +125,7 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou" else word
 
 
+@lru_cache(maxsize=4096)
 def _person(text: str) -> str | None:
     m = _PERSON.match(text)
     if not m:
@@ -135,6 +133,7 @@ def _person(text: str) -> str | None:
     return (m["en"] or m["zh"] or m["name"] or m["lead"]).lower()
 
 
+@lru_cache(maxsize=4096)
 def _one_fact(text: str) -> bool:
     """A statement of a fact or two, not a story: at most two clauses and 30 words (a Chinese
     character counts as a word). In a story, names, numbers and shared words are everywhere."""
