@@ -533,20 +533,23 @@ class MemoryClient:
         list, get, history, over SDK, REST, CLI and MCP alike); only ids and times remain,
         each with an audit step whose reason is ``"forget_user"``, and the reasons given
         earlier to ``correct``/``govern`` for them (which may quote the text) are erased.
-        LangGraph store items tagged with the user are deleted, and no pending digest
-        runs for the user. Run ``purge()`` to remove the text from the files on disk too.
-        Other users and tenants are not touched.
+        LangGraph store items tagged with the user are deleted, and so are the user's
+        LangGraph threads (``MemHubCheckpointer``: every checkpoint and pending write of a
+        thread whose runs were for the user), and no pending digest runs for the user.
+        Run ``purge()`` to remove the text from the files on disk too. Other users and
+        tenants are not touched.
 
         Args:
             user_id: the user to forget.
             app_id: only that app's memories of the user; default: every app.
 
         Returns:
-            How many records were erased; a second call returns ``tombstoned=0``.
+            How many records and threads were erased; a second call returns
+            ``tombstoned=0, threads=0``.
 
         Example:
             >>> await client.forget_user("alice")
-            ForgetResult(user_id='alice', tombstoned=12)
+            ForgetResult(user_id='alice', tombstoned=12, threads=2)
         """
         s = await self._ready()
         return await erase.forget_user(self.engine, s.tenant, user_id, app_id=app_id)

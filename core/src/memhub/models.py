@@ -253,6 +253,11 @@ class ForgetResult(BaseModel):
         description="the user's records erased by this call (memories tombstoned, LangGraph store "
         "items deleted); 0 when nothing was left"
     )
+    threads: int = Field(
+        default=0,
+        description="the user's LangGraph threads deleted by this call (every checkpoint and "
+        "pending write of each); 0 when none was left",
+    )
 
 
 # -- moving memories (export / import) ----------------------------------------------

@@ -12,6 +12,10 @@ tagged with it, and records of another tenant can be neither read, overwritten
 nor deleted. In ``memories`` only the item layers are reachable. Checkpoints
 written before they carried a tenant belong to the default tenant ``local``.
 
+A checkpoint record (``kind="checkpoint"``) that names a ``user_id`` (and an
+``app_id``) ties its thread to that user: ``forget_user`` deletes every record of
+the thread, in both checkpoint collections (``memhub.engine.erase``).
+
 Example:
     >>> await client.records.put("checkpoints", [StoredPoint(pid, {"thread_id": "t1"})])
     >>> points, _ = await client.records.scroll("checkpoints", Where(must=(Match("thread_id",
@@ -42,6 +46,26 @@ _LEGACY_TENANT = "local"
 # writes through the record API of every client of a store, per collection (Records.writes)
 _WRITES: WeakKeyDictionary[Any, Counter[str]] = WeakKeyDictionary()
 _WRITES_GUARD = threading.Lock()  # put_now counts from other threads than the engine's
+
+
+def in_tenant(tenant: str) -> Where:
+    """The checkpoint records of ``tenant``: those tagged with it, and for the default tenant
+    those written before records carried one."""
+    if tenant == _LEGACY_TENANT:
+        return Where(should=(Match("tenant", tenant), IsEmpty("tenant")))
+    return Where(must=(Match("tenant", tenant),))
+
+
+def count_write(
+    store: Any, collection: Collection, counted: Callable[[], None] | None = None
+) -> None:
+    """Count a write to ``collection`` of ``store`` in ``Records.writes``: every write to the
+    records, through this API or not (``forget_user``), so what an adapter keeps of them is
+    known to be stale."""
+    with _WRITES_GUARD:
+        _WRITES.setdefault(store, Counter())[collection] += 1
+        if counted is not None:
+            counted()
 
 
 class Records:
@@ -271,10 +295,7 @@ class Records:
             self._wrote(collection)
 
     def _wrote(self, collection: Collection, counted: Callable[[], None] | None = None) -> None:
-        with _WRITES_GUARD:
-            _WRITES.setdefault(self._client.engine.store, Counter())[collection] += 1
-            if counted is not None:
-                counted()
+        count_write(self._client.engine.store, collection, counted)
 
     async def _search(
         self, query: str, where: Where, limit: int
@@ -302,7 +323,7 @@ class Records:
         if collection == "memories":
             return where.and_(Match("tenant", self.tenant), MatchAny("layer", ITEM_LAYERS))
         if self.tenant == _LEGACY_TENANT:
-            return where.and_(Where(should=(Match("tenant", self.tenant), IsEmpty("tenant"))))
+            return where.and_(in_tenant(self.tenant))
         return where.and_(Match("tenant", self.tenant))
 
     def _owns(self, collection: Collection, payload: dict[str, Any]) -> bool:

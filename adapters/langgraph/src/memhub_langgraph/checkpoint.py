@@ -9,6 +9,9 @@ Two payload-only collections hold everything, serialised with the saver's
   every checkpoint that still has that version, as in LangGraph's Postgres saver.
 - ``checkpoint_writes``: one point per pending write ``(task_id, idx)``.
 
+Each checkpoint also names the user its run was for (``user_id``, and ``app_id``), read
+as the memory nodes read them: ``client.forget_user`` deletes that user's threads whole.
+
 Point ids are derived from the keys, so a put is idempotent and a get by id is a
 direct lookup (``_codec``). The latest checkpoint of each thread is also kept in
 memory while no one else writes the store (``_latest``), so a step starts without a
@@ -43,6 +46,7 @@ from memhub_langgraph import _codec as codec
 from memhub_langgraph._latest import LatestCache
 from memhub_langgraph._maintenance import PAGE, Maintenance
 from memhub_langgraph._runner import LoopRunner, resolve_client
+from memhub_langgraph.nodes import lookup
 
 _NEVER = Where(must=(Match("kind", "\x00never"),))  # an only_if no stored point matches
 _NOT_KEPT = object()
@@ -90,6 +94,10 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         storage_dir: instead of ``client``: open a client on this folder (closed with the saver).
         embed: the embedder of that client (the store pins one; default memhub's).
         serde: LangGraph serializer (default ``JsonPlusSerializer``).
+        user_id_key / app_id_key: where a run's user and app ids are, as for the memory
+            nodes: the run's context, ``config["configurable"]``, the state, the config's
+            metadata. Each checkpoint records them (the app: the client's when the run names
+            none), so ``client.forget_user(user_id)`` deletes the user's threads.
 
     Every method has a sync and an async form; both run on one loop (the engine's,
     for a local client), so the saver can serve ``invoke`` and ``ainvoke`` at once.
@@ -106,11 +114,14 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         storage_dir: str | Path | None = None,
         embed: Embedder | None = None,
         serde: SerializerProtocol | None = None,
+        user_id_key: str = "user_id",
+        app_id_key: str = "app_id",
     ) -> None:
         super().__init__(serde=serde)
         self.client, self._owns_client = resolve_client(
             client, storage_dir, embed, "MemHubCheckpointer"
         )
+        self._user_id_key, self._app_id_key = user_id_key, app_id_key
         self._runner = LoopRunner(
             "memhub-langgraph-checkpointer", "MemHubCheckpointer", self.client
         )
@@ -353,7 +364,7 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             )
         meta = get_checkpoint_metadata(config, metadata)
         run_id = meta.get("run_id")
-        payload = {
+        payload: dict[str, Any] = {
             "kind": "checkpoint",
             "thread_id": thread_id,
             "checkpoint_ns": ns,
@@ -365,6 +376,7 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             "checkpoint": codec.enc(self.serde.dumps_typed(stripped)),
             "metadata": codec.enc(self.serde.dumps_typed(meta)),
             "inline": inline,
+            **self._owner(config, meta, values),
         }
         blobs = {p.id: p.payload for p in points}
         points.append(StoredPoint(codec.pid("checkpoint", thread_id, ns, checkpoint_id), payload))
@@ -373,6 +385,18 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             self._latest.put_done((thread_id, ns), payload, blobs)
 
         return _Upsert("checkpoints", points, None, done), codec.conf(thread_id, ns, checkpoint_id)
+
+    def _owner(
+        self, config: RunnableConfig, meta: CheckpointMetadata, values: dict[str, Any]
+    ) -> dict[str, str]:
+        """The user (and app) the run of a checkpoint is for: what ties its thread to the user
+        for ``forget_user``. The keys of the run's ``config["metadata"]`` are in ``meta``."""
+        user_id = lookup(values, config, self._user_id_key) or meta.get(self._user_id_key)
+        if not user_id:
+            return {}
+        app_id = lookup(values, config, self._app_id_key) or meta.get(self._app_id_key)
+        app_id = app_id or self.client.scope.app_id
+        return {"user_id": str(user_id)} | ({"app_id": str(app_id)} if app_id else {})
 
     def _write_upserts(
         self,

@@ -59,7 +59,7 @@ def _context(config: RunnableConfig | None) -> Any:
 def _session_id(state: Any, config: RunnableConfig | None, key: str | None) -> str | None:
     """The context's ``session_id`` when it has one, else ``key`` (the thread id by default)."""
     value = _field(_context(config), "session_id")
-    return str(value) if value is not None else _lookup(state, config, key)
+    return str(value) if value is not None else lookup(state, config, key)
 
 
 def _field(source: Any, key: str) -> Any:
@@ -70,7 +70,7 @@ def _field(source: Any, key: str) -> Any:
     return getattr(source, key, None)  # a dataclass or pydantic context
 
 
-def _lookup(state: Any, config: RunnableConfig | None, key: str | None) -> str | None:
+def lookup(state: Any, config: RunnableConfig | None, key: str | None) -> str | None:
     """``key`` from the runtime context, then ``config["configurable"]``, then the state."""
     if key is None:
         return None
@@ -83,7 +83,7 @@ def _lookup(state: Any, config: RunnableConfig | None, key: str | None) -> str |
 
 
 def _user_id(state: Any, config: RunnableConfig | None, key: str) -> str:
-    user_id = _lookup(state, config, key)
+    user_id = lookup(state, config, key)
     if not user_id:
         raise ValueError(
             f"no user id: pass it in the run's context (`context={{{key!r}: ...}}`), as "
@@ -136,7 +136,7 @@ def memory_search_node(
         if not query:
             return None
         user_id = _user_id(state, config, user_id_key)
-        app = _lookup(state, config, app_id_key) or app_id
+        app = lookup(state, config, app_id_key) or app_id
         return search_kwargs(
             user_id=user_id, app_id=app, agent_id=agent_id, limit=limit, groups=groups
         ) | {"query": query}
@@ -199,7 +199,7 @@ def memory_add_node(
         return {
             "messages": converted,
             "user_id": _user_id(state, config, user_id_key),
-            "app_id": _lookup(state, config, app_id_key) or app_id,
+            "app_id": lookup(state, config, app_id_key) or app_id,
             "agent_id": agent_id,
             "session_id": _session_id(state, config, session_id_key),
         }

@@ -282,8 +282,9 @@ async def _forget_user(inv: Invocation) -> int | None:
 
 
 def _forgotten(r: ForgetResult) -> str:
+    threads = f" and deleted {r.threads} LangGraph thread(s)" if r.threads else ""
     return (
-        f"tombstoned {r.tombstoned} record(s) of user {r.user_id}: "
+        f"tombstoned {r.tombstoned} record(s){threads} of user {r.user_id}: "
         "their text is gone from every read\n"
         "run 'memhub purge' to remove it from the files on disk as well"
     )

@@ -9,6 +9,14 @@ holds memory content, but it does hold the reasons callers gave to ``correct`` a
 LangGraph store items tagged with the user are deleted, as that store's own delete
 does. The user's pending digest scopes are dropped, so no digest runs for them.
 
+The user's LangGraph threads are deleted whole, as ``delete_thread`` does: every
+checkpoint, channel value and pending write of each thread held in the checkpoint
+collections. Those hold the conversation and whatever a node put in the state (the
+memory block ``memory_search_node`` recalled), and a thread is the user's when any
+of its checkpoints names the user (``memhub.records``: the checkpointer records the
+run's ``user_id`` and ``app_id`` on each checkpoint). A thread of several users goes
+with any of them: erasure errs on the side of the user who asked.
+
 Reads skip tombstones, so the text is gone from every door at once; ``purge``
 rewrites the store so it is gone from the files on disk as well.
 """
@@ -23,12 +31,14 @@ from memhub.engine.hmg import hide
 from memhub.engine.payload import ITEM_LAYERS, Memory, as_memory
 from memhub.ids import to_point_id
 from memhub.models import ForgetResult
+from memhub.records import count_write, in_tenant
 from memhub.scope import check_id
-from memhub.store.base import Match, StoredPoint, Where, every, pages
+from memhub.store.base import Collection, Match, MemoryStore, StoredPoint, Where, every, pages
 
 REASON = "forget_user"
 ERASED_REASON = "[reason erased: forget_user]"
 PAGE = 256
+THREAD_COLLECTIONS: tuple[Collection, ...] = ("checkpoint_writes", "checkpoints")
 
 
 def user_records(tenant: str, user_id: str, app_id: str | None = None) -> Where:
@@ -43,6 +53,15 @@ def user_records(tenant: str, user_id: str, app_id: str | None = None) -> Where:
     return Where(must=tuple(must))
 
 
+def user_checkpoints(tenant: str, user_id: str, app_id: str | None = None) -> Where:
+    """The checkpoints that tie a thread to ``user_id`` in ``tenant`` (of ``app_id`` when
+    given)."""
+    must = [Match("tenant", tenant), Match("kind", "checkpoint"), Match("user_id", user_id)]
+    if app_id is not None:
+        must.append(Match("app_id", app_id))
+    return Where(must=tuple(must))
+
+
 async def forget_user(
     engine: Engine, tenant: str, user_id: str, *, app_id: str | None = None
 ) -> ForgetResult:
@@ -52,15 +71,18 @@ async def forget_user(
     async with engine.write_lock:
         # many updates: a marker first, so the next open finishes what a crash or a
         # conflict left undone (resume_forget); running it again is safe by design
-        marker = str(uuid.uuid4())
         fields = {"kind": "pending_forget", "tenant": tenant, "user_id": user_id, "app_id": app_id}
-        await engine.store.upsert("meta", [StoredPoint(marker, fields)])
-        erased = await _forget(engine, tenant, user_id, app_id)
-        await engine.store.delete("meta", [marker])
-    return ForgetResult(user_id=user_id, tombstoned=erased)
+        marker = StoredPoint(str(uuid.uuid4()), fields)
+        await engine.store.upsert("meta", [marker])
+        erased, threads = await _forget(engine, marker)
+        await engine.store.delete("meta", [marker.id])
+    return ForgetResult(user_id=user_id, tombstoned=erased, threads=threads)
 
 
-async def _forget(engine: Engine, tenant: str, user_id: str, app_id: str | None) -> int:
+async def _forget(engine: Engine, marker: StoredPoint) -> tuple[int, int]:
+    m = marker.payload
+    tenant, user_id, app_id = m["tenant"], m["user_id"], m.get("app_id")
+    threads = await _forget_threads(engine, marker)
     erased = 0
     # the next page's first point is untouched by this one, so its offset holds
     async for page in pages(
@@ -68,16 +90,47 @@ async def _forget(engine: Engine, tenant: str, user_id: str, app_id: str | None)
     ):
         erased += await _erase(engine, [as_memory(p.payload) for p in page])
     dropped = await drop_pending(engine, tenant, user_id, app_id)
-    if erased or dropped:
+    if erased or dropped or threads:
         await engine.bump()
-    return erased
+    return erased, threads
+
+
+async def _forget_threads(engine: Engine, marker: StoredPoint) -> int:
+    """Delete the threads of the marker's user; how many.
+
+    Each thread is named on the marker before any of it is deleted: its checkpoints
+    are what tie it to the user, so a thread cut short would be found no more, and the
+    marker is how ``resume_forget`` finishes it.
+    """
+    m = marker.payload
+    done: list[str] = list(m.get("threads") or [])
+    for thread_id in done:  # named by a forget that was cut short
+        await _delete_thread(engine.store, m["tenant"], thread_id)
+    ties = user_checkpoints(m["tenant"], m["user_id"], m.get("app_id"))
+    while found := (await engine.store.scroll("checkpoints", ties, limit=1))[0]:
+        thread_id = str(found[0].payload["thread_id"])
+        done.append(thread_id)
+        await engine.store.upsert("meta", [StoredPoint(marker.id, {**m, "threads": done})])
+        await _delete_thread(engine.store, m["tenant"], thread_id)
+    return len(done)
+
+
+async def _delete_thread(store: MemoryStore, tenant: str, thread_id: str) -> None:
+    """Every record of one thread of ``tenant``: pending writes, checkpoints, channel values."""
+    where = in_tenant(tenant).and_(Match("thread_id", thread_id))
+    for collection in THREAD_COLLECTIONS:
+        try:
+            while page := (await store.scroll(collection, where, limit=PAGE))[0]:
+                await store.delete(collection, [p.id for p in page])
+        finally:
+            # a checkpointer keeps a thread's latest checkpoint while only it writes
+            count_write(store, collection)
 
 
 async def resume_forget(engine: Engine) -> None:
     """Finish ``forget_user`` calls a crash or a conflict interrupted (run on open)."""
     for marker in await every(engine.store, "meta", Where(must=(Match("kind", "pending_forget"),))):
-        m = marker.payload
-        await _forget(engine, m["tenant"], m["user_id"], m.get("app_id"))
+        await _forget(engine, marker)
         await engine.store.delete("meta", [marker.id])
 
 

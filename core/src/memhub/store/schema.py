@@ -85,8 +85,11 @@ INDEXES: dict[Collection, IndexSpec] = {
     # one must still match IsEmpty("tenant") (memhub.records).
     # Every value the binding converts costs microseconds on each step of a graph: what
     # no filter reads is packed into one string.
+    # "user_id" / "app_id": the user a checkpoint's run was for, whose threads forget_user
+    # deletes (memhub.engine.erase).
     "checkpoints": IndexSpec(
-        keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "kind", "run_id", "tenant"),
+        keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "kind", "run_id", "tenant")
+        + ("user_id", "app_id"),
         integer=("seq",),
         hot=("tenant",),
         packed=("parent_checkpoint_id", "versions", "inline", "checkpoint", "metadata")
