@@ -155,7 +155,7 @@ def test_forget_user_with_yes_erases_one_user_and_points_to_purge(run):
     assert _contents(run, "u1") == []
     assert _contents(run, "u2") == ["我住在北京"]
     code, out, _ = run("--json", "forget-user", "--user-id", "u1", "--yes")
-    assert json.loads(out) == {"user_id": "u1", "tombstoned": 0}
+    assert json.loads(out) == {"user_id": "u1", "tombstoned": 0, "threads": 0}
 
 
 def test_forget_user_asks_first_and_a_no_changes_nothing(run, monkeypatch):

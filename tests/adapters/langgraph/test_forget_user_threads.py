@@ -98,8 +98,6 @@ async def test_forget_user_deletes_the_users_threads_and_no_one_elses(make_clien
 
     result = await client.forget_user("alice")
 
-    assert (result.user_id, result.threads) == ("alice", 2)
-    assert result.tombstoned > 0
     for thread in ("alice-1", "alice-2"):
         state = await graph.aget_state(cfg("alice", thread))
         assert state.values == {} and ALICE not in repr(state)
@@ -118,6 +116,7 @@ async def test_forget_user_deletes_the_users_threads_and_no_one_elses(make_clien
     assert "What should I cook for my pet and me tonight?" in prompt and "A ribeye." in prompt
     assert ALICE not in prompt
 
+    assert (result.user_id, result.threads) == ("alice", 2) and result.tombstoned > 0
     assert (await client.forget_user("alice")).threads == 0
     store.close()
     checkpointer.close()
@@ -132,12 +131,13 @@ async def test_app_id_narrows_to_the_threads_of_that_app(make_client, backend):
     await graph.ainvoke({"messages": [("user", "I fly to Lima in May.")]}, travel)
     await graph.ainvoke({"messages": [("user", ALICE_TOLD)]}, cooking)
 
-    assert (await client.forget_user("alice", app_id="travel")).threads == 1
+    travel_only = await client.forget_user("alice", app_id="travel")
 
     assert await listed(checkpointer, travel) == []
     assert ALICE in text_of(await listed(checkpointer, cooking))
-    assert (await client.forget_user("alice")).threads == 1
+    rest = await client.forget_user("alice")
     assert await listed(checkpointer, None) == []
+    assert (travel_only.threads, rest.threads) == (1, 1)
     checkpointer.close()
 
 
@@ -161,9 +161,10 @@ async def test_the_user_is_read_from_the_runs_context(make_client):
     thread = {"configurable": {"thread_id": "t-1"}}
     await graph.ainvoke({"messages": [("user", ALICE_TOLD)]}, thread, context=Ctx("alice"))
 
-    assert (await client.forget_user("alice")).threads == 1
+    result = await client.forget_user("alice")
 
     assert await listed(checkpointer, thread) == []
+    assert result.threads == 1
     checkpointer.close()
 
 

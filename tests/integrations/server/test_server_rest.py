@@ -252,10 +252,10 @@ def test_deleting_a_user_erases_them_in_the_keys_tenant_only(api, api_b, uid):
     _add(api_b, uid, "我住在广州")
 
     travel = ok(api.delete(f"/v1/users/{uid}", params={"app_id": "travel"}))
-    assert travel == {"user_id": uid, "tombstoned": 2}  # the raw record and the fact
+    assert travel == {"user_id": uid, "tombstoned": 2, "threads": 0}  # the raw record and the fact
     assert _listed(api, uid, "travel") == [] and _listed(api, uid) == ["周会改到周三", "我住在上海"]
-    assert ok(api.delete(f"/v1/users/{uid}")) == {"user_id": uid, "tombstoned": 3}
-    assert ok(api.delete(f"/v1/users/{uid}")) == {"user_id": uid, "tombstoned": 0}
+    assert ok(api.delete(f"/v1/users/{uid}")) == {"user_id": uid, "tombstoned": 3, "threads": 0}
+    assert ok(api.delete(f"/v1/users/{uid}")) == {"user_id": uid, "tombstoned": 0, "threads": 0}
 
     assert _listed(api, uid) == []
     turns = ok(api.post("/v1/memories/search-conversation", json={"query": "上海", "user_id": uid}))
