@@ -96,23 +96,26 @@ async def _forget(engine: Engine, marker: StoredPoint) -> tuple[int, int]:
 
 
 async def _forget_threads(engine: Engine, marker: StoredPoint) -> int:
-    """Delete the threads of the marker's user; how many.
+    """Delete the threads of the marker's user, a page of them at a time; how many.
 
-    Each thread is named on the marker before any of it is deleted: its checkpoints
-    are what tie it to the user, so a thread cut short would be found no more, and the
-    marker is how ``resume_forget`` finishes it.
+    Each page's threads are named on the marker before any of them is deleted: their
+    checkpoints are what tie them to the user, so a thread cut short would be found no
+    more, and the marker is how ``resume_forget`` finishes it. A page is deleted whole
+    before the next is looked for, so the marker names one page at most.
     """
     m = marker.payload
-    done: list[str] = list(m.get("threads") or [])
-    for thread_id in done:  # named by a forget that was cut short
-        await _delete_thread(engine.store, m["tenant"], thread_id)
-    ties = user_checkpoints(m["tenant"], m["user_id"], m.get("app_id"))
-    while found := (await engine.store.scroll("checkpoints", ties, limit=1))[0]:
-        thread_id = str(found[0].payload["thread_id"])
-        done.append(thread_id)
-        await engine.store.upsert("meta", [StoredPoint(marker.id, {**m, "threads": done})])
-        await _delete_thread(engine.store, m["tenant"], thread_id)
-    return len(done)
+    tenant, ties = m["tenant"], user_checkpoints(m["tenant"], m["user_id"], m.get("app_id"))
+    threads: list[str] = list(m.get("threads") or [])  # the page a cut-short forget left
+    deleted = 0
+    while True:
+        for thread_id in threads:
+            await _delete_thread(engine.store, tenant, thread_id)
+        deleted += len(threads)
+        found, _ = await engine.store.scroll("checkpoints", ties, limit=PAGE)
+        if not found:
+            return deleted
+        threads = sorted({str(p.payload["thread_id"]) for p in found})
+        await engine.store.upsert("meta", [StoredPoint(marker.id, {**m, "threads": threads})])
 
 
 async def _delete_thread(store: MemoryStore, tenant: str, thread_id: str) -> None:
