@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from lg_fakes import BACKENDS, RecordingChatModel, scripted
@@ -23,7 +24,7 @@ ALICE_TOLD = f"I'm allergic to peanuts and my cat is called {ALICE}."
 BOB_TOLD = f"I love steak and my dog is called {BOB}."
 
 
-def _files() -> object:
+def _files() -> ModuleType:
     """``tests/core/store_files.py``: what is on disk, holes skipped."""
     path = Path(__file__).parents[2] / "core" / "store_files.py"
     spec = importlib.util.spec_from_file_location("store_files", path)
