@@ -14,6 +14,7 @@ import re
 import qdrant_edge as qe
 
 from memhub._cjk import HAN, HAN_CHAR
+from memhub.known_tools import kind_words
 from memhub.store.base import SparseVector
 
 # Han ideographs: the script written without spaces between words that the word
@@ -69,7 +70,28 @@ class Bm25Encoder:
     def document(self, text: str) -> SparseVector:
         model, terms = self._pick(text)
         v = model.embed_document(terms)
-        return SparseVector(list(v.indices), list(v.values))
+        weights = dict(zip(v.indices, v.values, strict=True))
+        if kinds := kind_words(text):
+            self._add_kinds(weights, kinds)
+        return SparseVector(list(weights), list(weights.values()))
+
+    def _add_kinds(self, weights: dict[int, float], kinds: list[str]) -> None:
+        """The words of the kinds of tools a text names (``memhub.known_tools``), each
+        weighed as a word said once in it; a word the text says itself keeps its weight.
+
+        Each language's words are made into terms as a query in that language makes
+        them, so "which database" (stemmed English) and "数据库选型" (Chinese bigrams) both
+        find "We upgraded to PostgreSQL 17", and "日志存在 MongoDB 里" alike.
+        """
+        once = min(weights.values(), default=0.0)
+        zh = " ".join(w for w in kinds if HAN_CHAR.search(w))
+        en = " ".join(w for w in kinds if not HAN_CHAR.search(w))
+        for model, terms in ((self._model, en), (self._cjk, cjk_terms(zh))):
+            if not terms:
+                continue
+            extra = model.embed_document(terms)
+            for index, value in zip(extra.indices, extra.values, strict=True):
+                weights.setdefault(index, once or value)
 
     def documents(self, texts: list[str]) -> list[SparseVector]:
         """``document`` of each text."""

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memhub.engine import cpu
+from memhub.known_tools import names_a_tool
 from memhub.providers import _heuristic_patterns as P
 from memhub.providers.restated import changed_value, same_person
 from memhub.providers.types import Candidate, JudgeItem, Layer, Message, Verdict
@@ -197,6 +198,7 @@ def _about_the_user(text: str) -> bool:
         or P.PROACTIVE.search(text)
         or re.search(P.ZH_TIME + "|" + P.EN_TIME + "|" + P.CITIES, text, re.I)
         or P.find_attributes(text)
+        or names_a_tool(text)
     )
 
 
