@@ -11,8 +11,8 @@ does. It serves two readers:
   written with pytest" and "测试环境在阿里云上" are facts, not talk.
 
 Names that are also common words (Go, Rust, Swift, Spring, Express, Cursor, Linear, …)
-count only as written with a capital, or beside Chinese text ("我们用 go 写后端"); the
-others in any case. The table names kinds of tools, never a project's own words.
+count only as written with a capital after a word ("we use Go", never "Go for it!"), or
+beside Chinese text ("我们用 go 写后端"); the others in any case. The table names kinds of tools, never a project's own words.
 
 Example:
     >>> kind_words("We upgraded to PostgreSQL 17")
@@ -169,14 +169,15 @@ _EDGE_AFTER = r"(?![A-Za-z0-9_+#]|\.[A-Za-z0-9])"
 
 def _pattern(names: str) -> re.Pattern[str]:
     """One pattern for a kind's names: the plain ones in any case, the marked ones
-    (``^Go``) as written, or lower-case beside a Chinese character."""
+    (``^Go``) as written after a word, or lower-case beside a Chinese character."""
     plain = [n for n in names.split("|") if not n.startswith("^")]
     marked = [n[1:] for n in names.split("|") if n.startswith("^")]
     parts = [f"(?i:{'|'.join(sorted(plain, key=len, reverse=True))})"] if plain else []
     for name in marked:
         lower = name.lower()
-        parts.append(name)
-        parts.append(f"(?<=[{HAN}]){lower}|(?<=[{HAN}] ){lower}|{lower}(?= ?[{HAN}])")
+        parts.append(f"(?<=[\\w,] ){name}")  # mid-sentence: "Go for it!" is no language
+        for form in (name, lower):
+            parts.append(f"(?<=[{HAN}]){form}|(?<=[{HAN}] ){form}|{form}(?= ?[{HAN}])")
     return re.compile(_EDGE_BEFORE + "(?:" + "|".join(parts) + ")" + _EDGE_AFTER)
 
 
