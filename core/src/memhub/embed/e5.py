@@ -16,6 +16,7 @@ from typing import Any
 
 from memhub.embed._e5_engine import engine_path
 from memhub.embed._fair import FairExecutor
+from memhub.embed.language_axis import without_language
 
 log = logging.getLogger(__name__)
 
@@ -206,7 +207,8 @@ class E5Embedder:
         model = _model(self.num_threads)
         _threads(1)
         vector: list[float] = model.query(self._cut(model, text, True)).tolist()
-        return vector
+        # a Chinese question finds the English memory that answers it, not every Chinese one
+        return without_language(text, vector)
 
     def _passages_sync(self, texts: list[str]) -> list[list[float]]:
         model = _model(self.num_threads)
