@@ -12,7 +12,8 @@ does. It serves two readers:
 
 Names that are also common words (Go, Rust, Swift, Spring, Express, Cursor, Linear, …)
 count only as written with a capital after a word ("we use Go", never "Go for it!"), or
-beside Chinese text ("我们用 go 写后端"); the others in any case. The table names kinds of tools, never a project's own words.
+beside Chinese text ("我们用 go 写后端"); the others in any case. The table names kinds
+of tools, never a project's own words.
 
 Example:
     >>> kind_words("We upgraded to PostgreSQL 17")
@@ -75,7 +76,11 @@ KINDS: dict[str, tuple[str, str, str]] = {
         "^React|vue|^Angular|svelte|next\\.js|nextjs|nuxt|solidjs|jquery",
     ),
     "css": ("css styling", "样式 css框架", "^Tailwind|tailwindcss|^Bootstrap|^Sass"),
-    "mobile": ("mobile app framework", "移动端 框架", "^Flutter|react native|swiftui|jetpack compose"),
+    "mobile": (
+        "mobile app framework",
+        "移动端 框架",
+        "^Flutter|react native|swiftui|jetpack compose",
+    ),
     "build tool": (
         "build tool bundler",
         "构建工具 打包",
@@ -117,7 +122,11 @@ KINDS: dict[str, tuple[str, str, str]] = {
         "监控 指标",
         "^Prometheus|grafana|datadog|new relic|zabbix|opentelemetry",
     ),
-    "error tracking": ("error tracking errors monitoring", "错误监控 报错 异常", "^Sentry|bugsnag|rollbar"),
+    "error tracking": (
+        "error tracking errors monitoring",
+        "错误监控 报错 异常",
+        "^Sentry|bugsnag|rollbar",
+    ),
     "logging": ("logging logs", "日志", "^Loki|splunk|logstash|kibana|fluentd"),
     "gateway": (
         "gateway reverse proxy load balancer",
@@ -129,7 +138,11 @@ KINDS: dict[str, tuple[str, str, str]] = {
         "身份认证 认证 登录",
         "auth0|keycloak|okta|cognito|firebase auth|^Clerk",
     ),
-    "orm": ("orm object relational mapper", "ORM框架", "prisma|sqlalchemy|^Hibernate|typeorm|sequelize|gorm|^Drizzle"),
+    "orm": (
+        "orm object relational mapper",
+        "ORM框架",
+        "prisma|sqlalchemy|^Hibernate|typeorm|sequelize|gorm|^Drizzle",
+    ),
     "editor": (
         "editor ide",
         "编辑器 开发工具",
@@ -158,7 +171,11 @@ KINDS: dict[str, tuple[str, str, str]] = {
         "项目管理 任务管理",
         "jira|trello|^Asana|^Confluence|^Linear|^Notion",
     ),
-    "chat": ("team chat messaging", "沟通工具 即时通讯", "^Slack|飞书|钉钉|企业微信|^Lark|^Teams|^Discord"),
+    "chat": (
+        "team chat messaging",
+        "沟通工具 即时通讯",
+        "^Slack|飞书|钉钉|企业微信|^Lark|^Teams|^Discord",
+    ),
 }
 
 # a name is a whole word: no Latin letter, digit or name character on either side (Chinese
