@@ -93,8 +93,8 @@ def without_language(text: str, vector: list[float]) -> list[float]:
         return vector
     v = np.asarray(vector, dtype=np.float32)
     d = shipped_axis()
-    v = v - float(v @ d) * d
-    out: list[float] = (v / np.linalg.norm(v)).tolist()
+    neutral = v - np.float32(v @ d) * d
+    out: list[float] = (neutral / np.linalg.norm(neutral)).tolist()
     return out
 
 
