@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(PY) bench/add_bench.py
 	$(PY) bench/update_bench.py
 	$(PY) bench/consistency_bench.py
+	$(PY) bench/kinds_bench.py
 	$(PY) bench/madial_bench.py $(MADIAL)
 	@if [ -f $(LOCOMO) ]; then $(PY) bench/locomo_bench.py $(LOCOMO); \
 	else echo "bench/locomo_bench.py skipped: no $(LOCOMO)"; fi
