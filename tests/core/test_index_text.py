@@ -26,10 +26,18 @@ def test_a_chinese_query_shares_terms_with_a_differently_segmented_memory():
 
 def test_text_without_chinese_is_encoded_as_before():
     old = qe.Bm25(qe.Bm25Config(tokenizer=qe.TokenizerType.Multilingual, avg_len=32.0))
-    text = "We chose PostgreSQL 16 as the main database; don't use MongoDB."
+    text = "We chose the blue car as the main one; don't take the red one."
     new = Bm25Encoder().document(text)
     ref = old.embed_document(text)
     assert (new.indices, new.values) == (list(ref.indices), list(ref.values))
+    # a text naming a tool keeps its own terms as they were, and gains its kind's words
+    # (memhub.known_tools)
+    text = "We chose PostgreSQL 16 as the main database; don't use MongoDB."
+    new = Bm25Encoder().document(text)
+    ref = old.embed_document(text)
+    own = dict(zip(ref.indices, ref.values, strict=True))
+    assert {i: v for i, v in zip(new.indices, new.values, strict=True) if i in own} == own
+    assert len(new.indices) > len(own)
 
 
 def test_raw_turns_are_indexed_with_their_day_in_the_language_of_the_text():
