@@ -9,6 +9,7 @@ a week later by what the thing is, not by its name.
 from __future__ import annotations
 
 import pytest
+from asked import missed
 
 from memhub import MemoryClient
 from memhub.embed.bm25 import Bm25Encoder
@@ -47,22 +48,7 @@ ASKED = [
 
 async def test_a_question_by_kind_finds_the_memory_that_names_the_tool(e5, tmp_path):
     async with MemoryClient(storage_dir=tmp_path / "s", embed=e5, cwd=tmp_path) as client:
-        ids = {}
-        for key, text in MEMORIES.items():
-            res = await client.add(
-                messages=[{"role": "user", "content": text}], user_id="dev", session_id=key
-            )
-            stored = [d.memory_id for d in res.decisions if d.memory_id]
-            assert stored, f"{text!r} was not kept as a memory"
-            ids.update(dict.fromkeys(stored, key))
-        missed = []
-        for question, wanted in ASKED:
-            res = await client.search(question, user_id="dev", limit=10)
-            found = sorted(res.memories.all(), key=lambda m: -(m.score or 0.0))
-            ranked = [ids.get(m.id) for m in found]
-            if wanted not in ranked[:3]:
-                missed.append((question, wanted, ranked))
-    assert missed == []
+        assert await missed(client, MEMORIES, [(q, key, 3) for q, key in ASKED]) == []
 
 
 @pytest.mark.parametrize("text", ["Tests are written with pytest", "测试环境在阿里云上"])

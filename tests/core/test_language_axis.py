@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from asked import missed
 
 from memhub import MemoryClient
 from memhub.embed.language_axis import PAIRS, axis_of, shipped_axis, without_language
@@ -42,21 +43,7 @@ ASKED = [
 
 async def test_a_chinese_question_finds_the_english_memory_that_answers_it(e5, tmp_path):
     async with MemoryClient(storage_dir=tmp_path / "s", embed=e5, cwd=tmp_path) as client:
-        ids = {}
-        for key, text in MEMORIES.items():
-            res = await client.add(
-                messages=[{"role": "user", "content": text}], user_id="u", session_id=key
-            )
-            ids.update((d.memory_id, key) for d in res.decisions if d.memory_id)
-        assert sorted(ids.values()) == sorted(MEMORIES)
-        missed = []
-        for question, wanted, within in ASKED:
-            res = await client.search(question, user_id="u", limit=10)
-            found = sorted(res.memories.all(), key=lambda m: -(m.score or 0.0))
-            ranked = [ids.get(m.id) for m in found]
-            if wanted not in ranked[:within]:
-                missed.append((question, wanted, ranked[:4]))
-    assert missed == []
+        assert await missed(client, MEMORIES, ASKED) == []
 
 
 def test_the_shipped_axis_is_the_one_the_pairs_give_with_the_bundled_model():
