@@ -16,7 +16,7 @@ from memhub.providers.remainder import remainder
         (
             "我们的数据库是 MongoDB，缓存用 Redis",
             "数据库从 MongoDB 迁到 PostgreSQL 了",
-            "缓存用 Redis",
+            "我们的缓存用 Redis",
         ),
         (
             "项目用 PostgreSQL 16 做主数据库，不用 MongoDB",

@@ -280,6 +280,8 @@ PROFILE_CUE = _rx(
     r"i\s+(?:usually|always|often|never|tend\s+to)|i\s+(?:also\s+)?speak|"
     r"i(?:'m|\s+am)\s+(?:allergic|vegetarian|vegan)|i(?:'m|\s+am)\s+\d+\s+years\s+old|"
     r"i\s+(?:also\s+)?know\s+[A-Z])",
+    # a self-introduction by name ("I'm Dana", "I am Dana Smith"): the whole statement
+    r"(?-i:^(?:I'm|I\s+am)\s+[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){0,2}[.!]?$)",
     flags=_I,
 )
 PROACTIVE = _rx(
@@ -294,9 +296,12 @@ PROACTIVE = _rx(
     r"jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?\s+\d{1,2})\b|'ll\b",
     flags=_I,
 )
-# A planned change does not change the attribute yet ("下个月要搬去北京").
+# A planned change does not change the attribute yet ("下个月要搬去北京"). "以后" is "later"
+# only where it opens a clause ("以后我想学日语", "我以后…") or leads to a wish or an intent
+# ("毕业以后我想去北京"); after an event it is "since" ("搬家以后我每天骑车上班" is true now).
 FUTURE = _rx(
-    r"打算|计划|准备|将要|即将|想要|要(?:把|搬|换|去|改|跳槽)|下(?:周|星期|个?月)|明年|以后|过几天",
+    r"打算|计划|准备|将要|即将|想要|要(?:把|搬|换|去|改|跳槽)|下(?:周|星期|个?月)|明年|过几天",
+    r"(?<![^\s，,；;。！!：:])(?:我们?|咱们)?以后|以后\s*(?:我们?|咱们)?\s*(?:想|要|打算|会|准备|计划)",
     r"\b(?:plan(?:ning)?\s+to|going\s+to|will|intend\s+to|thinking\s+about|might|"
     r"next\s+(?:week|month|year))\b|'ll\b",
     flags=_I,
@@ -514,7 +519,7 @@ ZH_ROLE = _ZH_ROLE = (
     r"工程师|程序员|开发|设计师|产品经理|经理|架构师|老师|教师|医生|护士|律师|学生|研究员|研究生|博士生?|"
     r"分析师|会计|记者|作家|销售|运营|总监|主管|CTO|CEO|创始人"
 )
-_EN_ROLE = (
+EN_ROLE = _EN_ROLE = (
     r"engineer|developer|programmer|designer|manager|teacher|doctor|nurse|lawyer|student|"
     r"researcher|scientist|analyst|writer|consultant|architect|founder|ceo|cto"
 )

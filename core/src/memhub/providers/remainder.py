@@ -41,10 +41,12 @@ _ZH_SUBJECT = re.compile(rf"^(?:[^\s，,。；;]{{1,6}}?(?=用|是|有|不用|�
 _EN_SUBJECT_VERB = re.compile(
     r"^(?P<subject>I|we|they|he|she|my\s+\w+|our\s+\w+)\s+(?P<verb>[a-z]+)\b", re.I
 )
-# A clause that opens with a thing of its own ("缓存用 Redis") takes only an owner's subject
-# ("我们项目" → "我们项目后端是 Go"), not another thing's ("我们的数据库").
+# A clause that opens with a thing of its own ("缓存用 Redis") takes an owner's subject whole
+# ("我们项目" → "我们项目后端是 Go"), and of another thing's only its owner ("我们的数据库" →
+# "我们的缓存用 Redis").
 _ZH_OWN_TOPIC = re.compile(r"^(?!不|没)[^\s，,。；;]{1,6}?(?=用|是|有)")
 _ZH_OWNER = re.compile(rf"^(?:{_ZH_PRONOUN})(?:的)?(?:项目|团队|公司|组|家)?$")
+_ZH_PRONOUN_OWNER = re.compile(rf"^(?:{_ZH_PRONOUN})(?:的)?")
 # A clause that starts with a verb of its own takes only the subject ("… and work at SAP");
 # lower case only, so that "Go for the backend" is a name, not the verb.
 _EN_VERB_FIRST = re.compile(
@@ -98,7 +100,10 @@ def _completed(clause: str, first: str) -> str:
     if _CJK_RUN.match(clause):
         subject = m.group() if (m := _ZH_SUBJECT.match(first)) else ""
         if _ZH_OWN_TOPIC.match(clause) and not _ZH_OWNER.match(subject):
-            return clause  # "缓存用 Redis" after "我们的数据库是 MongoDB" names its own thing
+            # "后端用 Go" after "我们前端用 React" names its own thing, of the same owner:
+            # "我们后端用 Go", "我们的缓存用 Redis" (never "我们前端后端用 Go")
+            owner = m.group() if (m := _ZH_PRONOUN_OWNER.match(subject)) else ""
+            return owner + clause
         return subject + clause if subject and not clause.startswith(subject) else clause
     m = _EN_SUBJECT_VERB.match(first)
     if not m:

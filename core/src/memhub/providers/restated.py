@@ -20,6 +20,10 @@ of several clauses has names, numbers and shared words everywhere). A statement 
 Boston") changes only what was said of that person. Two names of known, different kinds (a
 programming language and an orchestrator) are not one value replacing another.
 
+The same module tells the opposite case, the same thing said again in other words ("I live
+in Berlin", later "Berlin is where I live"; "我们团队用飞书沟通", later "我们团队沟通用飞书"):
+``restates`` compares what two statements say with grammar and word order set aside.
+
 Example:
     >>> new = "These days I mostly write Kotlin at work"
     >>> old = "My main language at work is Java"
@@ -30,12 +34,13 @@ Example:
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Set
 from functools import lru_cache
 
 from memhub.providers import _heuristic_patterns as P
 
-__all__ = ["changed_value", "same_person"]
+__all__ = ["changed_value", "restates", "same_person", "says_more"]
 
 _I = re.IGNORECASE
 CHANGE_CUE = re.compile(
@@ -295,3 +300,85 @@ def changed_value(
         ):
             return _UPDATE_TYPE.get(kind, "value_change")
     return None
+
+
+# -- The same thing said again in other words ----------------------------------------------
+
+# Grammar that a rewording moves, adds or drops ("Berlin is where I live", "Our database is
+# PostgreSQL", "我们的缓存用的是 Redis"): the judge's stop words, articles, relative words and
+# the speaker's own pronouns. An object ("Bob likes me"), a third person and "go" (a language
+# as much as a verb) stay words.
+_GRAMMAR = (
+    P.STOP_WORDS | P._names("a|an|the|where|when|whom|whose|why|how|i'm|i've|i'd|we're|we've|we'd")
+) - P._names("me|us|he|she|they|them|their|him|her|his|go")
+_GRAMMAR_CHARS = (P.STOP_CHARS - set("他她它")) | set("对做将得着")
+# Who speaks: "I" and "we" are one person to the judge, but not the same statement; a
+# statement that names neither ("Logs are stored in Elasticsearch") may be either's.
+_SINGULAR = re.compile(r"\b(?:i|me|my|mine|i'm|i've|i'd)\b|我(?!们)", _I)
+_PLURAL = re.compile(r"\b(?:we|us|our|ours|we're|we've|we'd)\b|我们|咱们", _I)
+# Which value comes first matters ("from MySQL to PostgreSQL", "A 比 B 快"): such a statement
+# is never the same as one with its words in another order.
+_ORDERED = re.compile(
+    r"\b(?:from|than|instead|rather|over|versus|vs)\b|比|从|而不是|取代|代替|替换|换成|改成|改用",
+    _I,
+)
+# Tense that the stop words would hide ("I lived in Berlin" is not "I live in Berlin"); a
+# participle after "be" is passive, not past ("Logs are stored in Elasticsearch").
+_PAST = re.compile(r"\b(?:was|were|did|had|used\s+to|ago|formerly|previously)\b", _I)
+_BE = P._names("is|are|am|be|been|being|was|were|get|got|gets|i'm|we're|it's|they're|'m|'re")
+
+
+@lru_cache(maxsize=4096)
+def _said(text: str) -> tuple[frozenset[str], str, tuple[bool, ...]]:
+    """What a statement says, grammar and word order aside: its English words (stemmed) and
+    its Chinese characters, numbers left to the judge; and what those miss: who speaks ("i",
+    "we", both or neither), a past tense, a negation, a plan."""
+    folded = re.sub(P.CN_NUMBER, " ", unicodedata.normalize("NFKC", text).lower())
+    folded = P.FILLERS.sub(" ", folded)
+    words = [
+        w.strip("'.-")
+        for w in re.findall(r"[a-z][a-z0-9+#'.-]*", re.sub(f"[{P.CJK}]", " ", folded))
+    ]
+    past = bool(_PAST.search(folded)) or any(
+        w.endswith("ed")
+        and not w.endswith("eed")
+        and len(w) > 4
+        and (i == 0 or words[i - 1] not in _BE)
+        for i, w in enumerate(words)
+    )
+    content = {_stem(w) for w in words if w and w not in _GRAMMAR}
+    content |= {c for run in re.findall(f"[{P.CJK}]+", folded) for c in run} - _GRAMMAR_CHARS
+    speaker = ("i" if _SINGULAR.search(folded) else "") + ("we" if _PLURAL.search(folded) else "")
+    features = (past, bool(P.NEGATION.search(folded)), bool(P.FUTURE.search(folded)))
+    return frozenset(content), speaker, features
+
+
+def restates(new: str, old: str) -> bool:
+    """Whether ``new`` says what ``old`` says in other words: one fact each, about the same
+    person, with the same words of content in any order (numbers are the caller's to compare).
+
+    Example:
+        >>> restates("Berlin is where I live", "I live in Berlin")
+        True
+        >>> restates("My sister lives in Berlin", "I live in Berlin")
+        False
+        >>> restates("We use PostgreSQL for analytics", "We use PostgreSQL for the app")
+        False
+    """
+    if not (_one_fact(new) and _one_fact(old)) or not same_person(new, old):
+        return False
+    if _ORDERED.search(new) or _ORDERED.search(old):
+        return False
+    (words, speaker, features), (old_words, old_speaker, old_features) = _said(new), _said(old)
+    return (
+        bool(words)
+        and words == old_words
+        and features == old_features
+        and (speaker == old_speaker or not speaker or not old_speaker)
+    )
+
+
+def says_more(new: str, old: str) -> bool:
+    """Whether ``new`` has a word of content that ``old`` has not ("We use PostgreSQL for
+    search" beside "… for billing"; "我们前端用 React，后端用 Go" beside "我们前端用 React")."""
+    return bool(_said(new)[0] - _said(old)[0])
