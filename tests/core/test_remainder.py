@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from memhub import MemoryClient
 from memhub.providers.remainder import remainder
 
 
@@ -13,6 +14,7 @@ from memhub.providers.remainder import remainder
     [
         ("我们项目用 Vue 3，后端是 Go", "我们前端已经从 Vue 3 换成 React 了", "我们项目后端是 Go"),
         ("我住在杭州，在阿里做前端", "我搬到上海了", "我在阿里做前端"),
+        ("我们前端用 React，后端用 Go", "我们前端从 React 换成 Vue 了", "我们后端用 Go"),
         (
             "我们的数据库是 MongoDB，缓存用 Redis",
             "数据库从 MongoDB 迁到 PostgreSQL 了",
@@ -91,3 +93,25 @@ async def test_a_change_of_one_value_keeps_its_neighbours_current(
     steps = (await client.history(decision.kept[0])).status_history
     assert any(f"kept from {old_id}" in (step.reason or "") for step in steps)
     assert (await client.get(old_id)).status == "superseded"
+
+
+@pytest.mark.parametrize(
+    ("first", "change", "kept"),
+    [
+        ("我们前端用 React，后端用 Go", "我们前端从 React 换成 Vue 了", "我们后端用 Go"),
+        (
+            "我们的数据库是 MongoDB，缓存用 Redis",
+            "数据库从 MongoDB 迁到 PostgreSQL 了",
+            "我们的缓存用 Redis",
+        ),
+    ],
+)
+async def test_what_remains_still_says_whose_it_is(e5, tmp_path, first, change, kept):
+    # "后端用 Go" alone no longer says whose backend it is
+    async with MemoryClient(storage_dir=tmp_path / "s", embed=e5, cwd=tmp_path) as client:
+        await client.add(messages=[{"role": "user", "content": first}], user_id="u", session_id="a")
+        await client.add(
+            messages=[{"role": "user", "content": change}], user_id="u", session_id="b"
+        )
+        current = sorted(m.content for m in await client.list(user_id="u"))
+    assert current == sorted([change, kept])

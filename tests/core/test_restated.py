@@ -136,3 +136,75 @@ def test_a_story_is_not_a_fact_whose_value_changed():
         )
         is None
     )
+
+
+# The same thing said again in other words, in a later session, is one memory; said a third
+# time about another purpose or another person, it is a memory of its own.
+REWORDED = [
+    ("I live in Berlin.", "Berlin is where I live.", "My sister lives in Berlin."),
+    (
+        "We use PostgreSQL for the database.",
+        "Our database is PostgreSQL.",
+        "We use PostgreSQL for analytics.",
+    ),
+    ("Our frontend uses React.", "We use React for the frontend.", "Our admin panel uses React."),
+    ("我们用 Redis 做缓存", "我们的缓存用的是 Redis", "我们用 Redis 做限流"),
+    ("我们团队用飞书沟通", "我们团队沟通用飞书", "我们团队用飞书写文档"),
+    ("我晚上一般看书", "我一般晚上看书", "我晚上一般跑步"),
+]
+
+
+async def _after(e5, tmp_path, *turns: str, store: str = "s") -> list[str]:
+    async with MemoryClient(storage_dir=tmp_path / store, embed=e5, cwd=tmp_path) as client:
+        for i, turn in enumerate(turns):
+            await client.add(
+                messages=[{"role": "user", "content": turn}], user_id="u", session_id=f"s{i}"
+            )
+        return sorted(m.content for m in await client.list(user_id="u"))
+
+
+@pytest.mark.parametrize(("first", "again", "other"), REWORDED)
+async def test_the_same_thing_said_in_other_words_is_one_memory(e5, tmp_path, first, again, other):
+    current = await _after(e5, tmp_path, first, again, other)
+    assert current == sorted([first.rstrip("."), other.rstrip(".")])
+
+
+# Look-alikes: one word of content differs, the rest is the same wording.
+LOOK_ALIKES = [
+    ("We use PostgreSQL for analytics.", "We use PostgreSQL for the app."),
+    ("I play tennis on Saturdays.", "I play football on Saturdays."),
+    ("I teach Python on Mondays.", "I learn Python on Mondays."),
+    ("We deploy the API on Fridays.", "We deploy the docs on Fridays."),
+]
+
+
+@pytest.mark.parametrize(("first", "later"), LOOK_ALIKES)
+async def test_a_look_alike_with_another_word_of_content_is_kept(e5, tmp_path, first, later):
+    current = await _after(e5, tmp_path, first, later)
+    assert current == sorted([first.rstrip("."), later.rstrip(".")])
+
+
+@pytest.mark.parametrize(
+    ("first", "more"),
+    [
+        ("我们前端用 React", "我们前端用 React，后端用 Go"),
+        ("We use React for the frontend.", "We use React and Tailwind for the frontend."),
+    ],
+)
+async def test_a_known_statement_said_again_with_more_keeps_the_more(e5, tmp_path, first, more):
+    # one memory that says all of it: the new part is neither dropped nor stored beside a copy
+    assert await _after(e5, tmp_path, first, more) == [more.rstrip(".")]
+
+
+@pytest.mark.parametrize(
+    ("first", "since", "plan"),
+    [
+        ("我住在徐汇", "搬家以后我住在浦东了", "以后我打算搬到浦东"),
+        ("我在阿里工作", "换了工作以后我在腾讯上班", "以后我想去腾讯工作"),
+    ],
+)
+async def test_after_an_event_is_now_and_later_is_a_plan(e5, tmp_path, first, since, plan):
+    # "X以后" says what has been true since X: the old value is no longer current
+    assert await _after(e5, tmp_path, first, since, store="since") == [since]
+    # "以后" at the start of the clause is a plan: the current value stays
+    assert await _after(e5, tmp_path, first, plan, store="plan") == sorted([first, plan])
