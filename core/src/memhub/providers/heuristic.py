@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memhub.engine import cpu
+from memhub.engine.text import infer_epistemic
 from memhub.known_tools import names_a_tool
 from memhub.providers import _heuristic_patterns as P
 from memhub.providers.restated import changed_value, restates, same_person, says_more
@@ -635,8 +636,15 @@ def _relate(c: _Facts, n: _Facts, score: float = 1.0) -> _Relation | None:
     covered = len(c.tokens) >= 2 and len(c.tokens & n.tokens) >= COVERED * len(c.tokens)
     # Close wordings, unless the candidate says a thing the neighbour does not: "… for
     # search" is not "… for billing", and "前端用 React，后端用 Go" tells more than "前端用 React".
+    # A hedge is no more to say ("听说 API 网关用 Kong"): the same said at another epistemic
+    # level stays a restatement, which the write path reports as a correction to consider.
     near = _dice(c.tokens, n.tokens) >= NEAR_DUPLICATE
-    more = near and not covered and says_more(c.text, n.text)
+    more = (
+        near
+        and not covered
+        and says_more(c.text, n.text)
+        and infer_epistemic(c.text) == infer_epistemic(n.text)
+    )
     if same_polarity and one_person and c.all_numbers <= n.all_numbers:
         if covered or (near and not more):
             return _Relation("NOOP", "duplicate", "already stated")
