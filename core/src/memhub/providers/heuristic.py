@@ -606,9 +606,9 @@ def _switched_from(switch: tuple[str, str], stored: str) -> bool:
     return bool(re.search(rf"(?i)\b{verb}{ending}\b", stored))
 
 
-def _relate(c: _Facts, n: _Facts, score: float = 1.0) -> _Relation | None:
-    """How a candidate relates to one neighbour (``score``: its similarity, 0..1); ``None``
-    when they are unrelated."""
+def _relate(c: _Facts, n: _Facts, score: float | None = None) -> _Relation | None:
+    """How a candidate relates to one neighbour (``score``: its similarity, 0..1, if known);
+    ``None`` when they are unrelated."""
     if c.key == n.key:
         return _Relation("NOOP", "duplicate", "same statement")
     one_person = same_person(c.text, n.text)
@@ -651,7 +651,7 @@ def _relate(c: _Facts, n: _Facts, score: float = 1.0) -> _Relation | None:
         if more and not says_more(n.text, c.text) and c.future == n.future:
             return _Relation("OVERRIDE", "extended", "said again with more", only_best=True)
     if (
-        score >= RESTATED
+        (score is None or score >= RESTATED)
         and c.all_numbers == n.all_numbers
         and same_polarity
         and restates(c.text, n.text)
