@@ -311,7 +311,8 @@ def _with_subject(clause: str, subject: str) -> str:
 
 
 def _described(clause: str, copula: str) -> str:
-    """ "I'm" + "frontend developer" → "I'm a frontend developer"."""
+    """A description said after a name, as a statement: "frontend developer" → "I'm a
+    frontend developer"."""
     if not _CJK_RUN.match(copula) and not re.match(r"(?:an?|the)\s", clause, re.I):
         clause = ("an " if clause[:1].lower() in "aeiou" else "a ") + clause
     return _with_subject(clause, copula)
