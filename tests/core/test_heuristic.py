@@ -150,6 +150,24 @@ EXTRACTION = [
         id="weather-small-talk-dropped-in-both-languages",
     ),
     pytest.param(
+        ["哈哈今天好累", "我好困啊", "I'm so tired today", "Ugh, I'm exhausted"],
+        [],
+        id="a-passing-state-is-small-talk-in-both-languages",
+    ),
+    pytest.param(
+        [
+            "我很忙，在赶项目",
+            "I'm tired because the baby kept us up all night",
+            "I'm tired of Java",
+        ],
+        [
+            ("我在赶项目", F, False),
+            ("I'm tired because the baby kept us up all night", F, False),
+            ("I'm tired of Java", F, False),
+        ],
+        id="a-state-with-a-cause-or-an-object-stays-and-a-dropped-state-leaves-its-subject",
+    ),
+    pytest.param(
         ["帮我写个防抖函数，我们用的是 TypeScript。", "帮我翻译一下，谢谢"],
         [("我们用的是 TypeScript", F, False)],
         id="zh-a-fact-with-its-own-subject-after-a-request-kept",

@@ -99,6 +99,17 @@ WEATHER = _rx(
     r"(?:\s+out)?(?:\s+today)?$",
     flags=_I,
 )
+# "哈哈今天好累" / "I'm so tired today": a passing state of the moment, not something to
+# remember about the user next week (a state with a cause or a story stays a statement).
+PASSING = _rx(
+    r"^(?:哈+|呵+|嘿+|唉|哎)?[，,\s]*我?(?:今天|今晚|现在|这会儿|最近)?(?:真的?|好|太|有点|挺|特别|"
+    r"非常|超|很)?(?:累|困|饿|撑|无聊|忙)(?:死了|死|坏了)?(?:啊|呀|哦|了|呢|吧|啦)*$",
+    r"^(?:(?:haha|lol|ugh|man|phew|oh)[,\s]+)?(?:(?:i'm|i\s+am|i\s+feel|i'm\s+feeling)\s+)?"
+    r"(?:so\s+|really\s+|very\s+|kind\s+of\s+|a\s+bit\s+|pretty\s+|super\s+)?"
+    r"(?:tired|exhausted|sleepy|hungry|bored|busy|beat|wiped(?:\s+out)?)"
+    r"(?:\s+(?:today|tonight|right\s+now|now|lately|this\s+week))?$",
+    flags=_I,
+)
 # "记住：我对花生过敏" / "remember that I like tea": the instruction wraps a statement.
 MEMORY_PREFIX = _rx(
     r"^(?:请|麻烦)?你?(?:帮我)?(?:记住|记一下|记下|记好)(?:一下)?[:：，,\s]*",

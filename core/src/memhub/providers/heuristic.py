@@ -143,7 +143,9 @@ _THANKS_FOR = re.compile(
 def _is_chitchat(text: str) -> bool:
     text = _ADDRESSED.sub("", _LABEL.sub("", text))
     return bool(
-        P.CHITCHAT.match(_PUNCT.sub("", text.lower())) or P.WEATHER.match(text.strip(" 。.!！~"))
+        P.CHITCHAT.match(_PUNCT.sub("", text.lower()))
+        or P.WEATHER.match(text.strip(" 。.!！~"))
+        or P.PASSING.match(text.strip(" 。.!！~"))
     )
 
 
@@ -364,6 +366,11 @@ def _statements(body: str, terminator: str) -> list[str]:
             kept.append(clause)
     if not kept:
         return []
+    # "我很忙，在赶项目": the passing state goes, its subject stays with what follows
+    first = _strip_fillers(clauses[0])
+    if kept[0] != first and P.PASSING.match(first) and not _OWN_SUBJECT.match(kept[0]):
+        if subject := (m.group() if (m := _SUBJECT.match(first)) else ""):
+            kept[0] = _with_subject(kept[0], subject)
     introduction = _INTRODUCTION.match(kept[0])
     if len(kept) > 1 and (introduction or _self_contained(kept[0])):
         subject = m.group() if (m := _SUBJECT.match(kept[0])) else ""
