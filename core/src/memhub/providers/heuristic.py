@@ -368,9 +368,13 @@ def _statements(body: str, terminator: str) -> list[str]:
         return []
     # "我很忙，在赶项目": the passing state goes, its subject stays with what follows
     first = _strip_fillers(clauses[0])
-    if kept[0] != first and P.PASSING.match(first) and not _OWN_SUBJECT.match(kept[0]):
-        if subject := (m.group() if (m := _SUBJECT.match(first)) else ""):
-            kept[0] = _with_subject(kept[0], subject)
+    if (
+        kept[0] != first
+        and P.PASSING.match(first)
+        and not _OWN_SUBJECT.match(kept[0])
+        and (lead := _SUBJECT.match(first))
+    ):
+        kept[0] = _with_subject(kept[0], lead.group())
     introduction = _INTRODUCTION.match(kept[0])
     if len(kept) > 1 and (introduction or _self_contained(kept[0])):
         subject = m.group() if (m := _SUBJECT.match(kept[0])) else ""
