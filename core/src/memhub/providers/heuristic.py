@@ -372,9 +372,9 @@ def _statements(body: str, terminator: str) -> list[str]:
         kept[0] != first
         and P.PASSING.match(first)
         and not _OWN_SUBJECT.match(kept[0])
-        and (lead := _SUBJECT.match(first))
+        and (opening := _SUBJECT.match(first))
     ):
-        kept[0] = _with_subject(kept[0], lead.group())
+        kept[0] = _with_subject(kept[0], opening.group())
     introduction = _INTRODUCTION.match(kept[0])
     if len(kept) > 1 and (introduction or _self_contained(kept[0])):
         subject = m.group() if (m := _SUBJECT.match(kept[0])) else ""
