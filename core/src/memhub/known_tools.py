@@ -25,7 +25,6 @@ Example:
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from memhub._cjk import HAN
 
@@ -207,7 +206,6 @@ def names_a_tool(text: str) -> bool:
     return bool(_ANY.search(text))
 
 
-@lru_cache(maxsize=4096)
 def kind_words(text: str) -> list[str]:
     """The words of the kinds of the tools ``text`` names, English then Chinese, each once."""
     if not _ANY.search(text):
