@@ -23,6 +23,7 @@ import pytest
 
 MODULES = (
     "memhub.redact",
+    "memhub.known_tools",
     "memhub.providers._heuristic_patterns",
     "memhub.providers.heuristic",
     "memhub.providers.remainder",

@@ -59,6 +59,8 @@ class Bm25Encoder:
         self._model = qe.Bm25(qe.Bm25Config(tokenizer=qe.TokenizerType.Multilingual, avg_len=32.0))
         # Same BM25 parameters; the terms are already split by ``cjk_terms``.
         self._cjk = qe.Bm25(qe.Bm25Config(tokenizer=qe.TokenizerType.Whitespace, avg_len=32.0))
+        # the terms of each set of kind words met (``_kind_terms``): a few hundred at most
+        self._kinds: dict[tuple[str, ...], tuple[tuple[int, float], ...]] = {}
 
     def __reduce__(self) -> tuple[type[Bm25Encoder], tuple[()]]:
         # Nothing to copy but the class: a worker process (``engine.cpu``) builds its own.
@@ -72,26 +74,32 @@ class Bm25Encoder:
         v = model.embed_document(terms)
         weights = dict(zip(v.indices, v.values, strict=True))
         if kinds := kind_words(text):
-            self._add_kinds(weights, kinds)
+            # the kind's words weigh as a word said once in the text; a word the text says
+            # itself keeps its weight
+            once = min(weights.values(), default=0.0)
+            for index, value in self._kind_terms(tuple(kinds)):
+                weights.setdefault(index, once or value)
         return SparseVector(list(weights), list(weights.values()))
 
-    def _add_kinds(self, weights: dict[int, float], kinds: list[str]) -> None:
-        """The words of the kinds of tools a text names (``memhub.known_tools``), each
-        weighed as a word said once in it; a word the text says itself keeps its weight.
+    def _kind_terms(self, kinds: tuple[str, ...]) -> tuple[tuple[int, float], ...]:
+        """The terms of the words of the kinds of tools a text names (``memhub.known_tools``).
 
         Each language's words are made into terms as a query in that language makes
         them, so "which database" (stemmed English) and "数据库选型" (Chinese bigrams) both
         find "We upgraded to PostgreSQL 17", and "日志存在 MongoDB 里" alike.
         """
-        once = min(weights.values(), default=0.0)
+        if (known := self._kinds.get(kinds)) is not None:
+            return known
         zh = " ".join(w for w in kinds if HAN_CHAR.search(w))
         en = " ".join(w for w in kinds if not HAN_CHAR.search(w))
-        for model, terms in ((self._model, en), (self._cjk, cjk_terms(zh))):
-            if not terms:
-                continue
-            extra = model.embed_document(terms)
-            for index, value in zip(extra.indices, extra.values, strict=True):
-                weights.setdefault(index, once or value)
+        terms: list[tuple[int, float]] = []
+        for model, words in ((self._model, en), (self._cjk, cjk_terms(zh))):
+            if words:
+                extra = model.embed_document(words)
+                terms += zip(extra.indices, extra.values, strict=True)
+        if len(self._kinds) < 1024:
+            self._kinds[kinds] = tuple(terms)
+        return tuple(terms)
 
     def documents(self, texts: list[str]) -> list[SparseVector]:
         """``document`` of each text."""
