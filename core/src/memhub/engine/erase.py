@@ -56,10 +56,7 @@ def user_records(tenant: str, user_id: str, app_id: str | None = None) -> Where:
 def user_checkpoints(tenant: str, user_id: str, app_id: str | None = None) -> Where:
     """The checkpoints that tie a thread to ``user_id`` in ``tenant`` (of ``app_id`` when
     given)."""
-    must = [Match("tenant", tenant), Match("kind", "checkpoint"), Match("user_id", user_id)]
-    if app_id is not None:
-        must.append(Match("app_id", app_id))
-    return Where(must=tuple(must))
+    return user_records(tenant, user_id, app_id).and_(Match("kind", "checkpoint"))
 
 
 async def forget_user(
