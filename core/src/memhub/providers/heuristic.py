@@ -142,10 +142,11 @@ _THANKS_FOR = re.compile(
 
 def _is_chitchat(text: str) -> bool:
     text = _ADDRESSED.sub("", _LABEL.sub("", text))
+    said = text.strip(" 。.!！~")
     return bool(
         P.CHITCHAT.match(_PUNCT.sub("", text.lower()))
-        or P.WEATHER.match(text.strip(" 。.!！~"))
-        or P.PASSING.match(text.strip(" 。.!！~"))
+        or P.WEATHER.match(said)
+        or P.PASSING.match(said)
     )
 
 
