@@ -287,8 +287,11 @@ class MemoryClient:
         )
 
     @_hub_aware
-    async def recall(self, /, query: str, *, limit: int = 10, **scope: str | None) -> RecallResult:
-        """Hybrid search (dense + BM25, RRF) over current, visible memories of the scope.
+    async def recall(
+        self, /, query: str, *, limit: int = 10, as_of: str | None = None, **scope: str | None
+    ) -> RecallResult:
+        """Hybrid search (dense + BM25, RRF) over current, visible memories of the scope;
+        ``as_of`` (ISO 8601) reads the memories that held then instead (see ``search``).
 
         Pass ``repository="*"`` to search every project, or another project's
         ``repository="owner/name"`` (any branch of it, unless ``branch`` is given), or
@@ -296,7 +299,7 @@ class MemoryClient:
         memories stored with that workspace.
         """
         s = await self._ready(**recall_overrides(self.scope, **scope))
-        return await hmg.recall(self.engine, query, s, limit=limit)
+        return await hmg.recall(self.engine, query, s, limit=limit, as_of=as_of)
 
     @_hub_aware
     async def correct(
@@ -429,11 +432,15 @@ class MemoryClient:
         procedure_min_score: float = 0.0,
         derived_context_limit: int | None = None,
         filters: dict[str, Any] | None = None,
+        as_of: str | None = None,
     ) -> SearchResult:
         """Current memories grouped ``profile`` / ``proactive`` / ``normal`` (+ ``procedures``,
         ``derived`` when asked).
 
         Every session of the user is searched; ``session_id`` narrows the search to that one.
+        ``as_of`` (ISO 8601 date or date-time; a date is its midnight UTC) reads the memories
+        whose valid time covers that instant, as they were then: a value replaced since is
+        current as of an earlier date, and one that began later is not there.
         """
         s = await self._ready_user(user_id=user_id, agent_id=agent_id, session_id=session_id)
         derived = (
@@ -451,6 +458,7 @@ class MemoryClient:
             procedure_min_score=procedure_min_score,
             derived_context_limit=derived,
             filters=filters,
+            as_of=as_of,
         )
 
     @_hub_aware
@@ -463,11 +471,15 @@ class MemoryClient:
         agent_id: str | None = None,
         session_id: str | None = None,
         limit: int = 10,
+        as_of: str | None = None,
     ) -> ConversationResult:
-        """Search the raw L0 turns (never governed text), to check what was actually said."""
+        """Search the raw L0 turns (never governed text), to check what was actually said;
+        ``as_of``: only the turns said by then."""
         s = await self._ready_user(user_id=user_id, agent_id=agent_id, session_id=session_id)
         apps = _apps(app_ids)
-        return await read.search_conversation(self.engine, query, s, app_ids=apps, limit=limit)
+        return await read.search_conversation(
+            self.engine, query, s, app_ids=apps, limit=limit, as_of=as_of
+        )
 
     @_hub_aware
     async def conversation(
@@ -486,10 +498,13 @@ class MemoryClient:
         return await read.conversation(self.engine, s, app_ids=_apps(app_ids), limit=limit)
 
     @_hub_aware
-    async def get(self, memory_id: str, *, user_id: str | None = None) -> MemoryItem:
-        """One memory by id; with ``user_id``, only if it is that user's (else not found)."""
+    async def get(
+        self, memory_id: str, *, user_id: str | None = None, as_of: str | None = None
+    ) -> MemoryItem:
+        """One memory by id; with ``user_id``, only if it is that user's (else not found).
+        ``as_of``: the version of it that held then (not found when none did)."""
         s = await self._ready_by_id(user_id)
-        return await read.get(self.engine, memory_id, s)
+        return await read.get(self.engine, memory_id, s, as_of=as_of)
 
     @_hub_aware
     async def list(
@@ -501,14 +516,21 @@ class MemoryClient:
         session_id: str | None = None,
         include_history: bool = False,
         limit: int = 1000,
+        as_of: str | None = None,
     ) -> list[MemoryItem]:
         """A user's memories, newest first; ``include_history`` adds replaced and deleted versions.
 
         Every session of the user is listed; ``session_id`` narrows the list to that one.
+        ``as_of``: the memories that held then, as they were (``include_history`` aside).
         """
         s = await self._ready_user(user_id=user_id, agent_id=agent_id, session_id=session_id)
         return await read.list_memories(
-            self.engine, s, app_ids=_apps(app_ids), include_history=include_history, limit=limit
+            self.engine,
+            s,
+            app_ids=_apps(app_ids),
+            include_history=include_history,
+            limit=limit,
+            as_of=as_of,
         )
 
     @_hub_aware

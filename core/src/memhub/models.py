@@ -27,6 +27,17 @@ class Atom(BaseModel):
     source: str | None = None
     created_at: str
     updated_at: str | None = None
+    valid_from: str | None = Field(
+        None,
+        description="when it began to hold in the world (ISO 8601): the start of the span its "
+        'words name ("last month": the month\'s first day), else when it was said',
+    )
+    valid_to: str | None = Field(
+        None, description="when a newer version or a negation ended it; empty while it holds"
+    )
+    valid_precision: str | None = Field(
+        None, description="instant, day, week, month or year: how wide the span named is"
+    )
     version: int = 1
     scope: dict[str, str] = Field(default_factory=dict)
     metadata: dict = Field(default_factory=dict)
@@ -40,6 +51,8 @@ class RecalledAtom(BaseModel):
     source: str | None = None
     layer: str
     epistemic: str | None = None
+    valid_from: str | None = None
+    valid_precision: str | None = None
 
 
 class MemorizeResult(BaseModel):
@@ -191,6 +204,17 @@ class MemoryItem(BaseModel):
     created_at: str
     occurred_at: str | None = None
     updated_at: str | None = None
+    valid_from: str | None = Field(
+        None,
+        description="when it began to hold in the world (ISO 8601): the start of the span its "
+        'words name ("last month": the month\'s first day), else when it was said',
+    )
+    valid_to: str | None = Field(
+        None, description="when a newer version or a negation ended it; empty while it holds"
+    )
+    valid_precision: str | None = Field(
+        None, description="instant, day, week, month or year: how wide the span named is"
+    )
     user_id: str | None = None
     app_id: str | None = None
     agent_id: str | None = None

@@ -30,6 +30,7 @@ def register(add: AddCommand) -> None:
     p = add("recall", _recall, "find memories (a noun phrase works best)", scope=SCOPE_KEYS)
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--limit", type=int, default=10, metavar="N", help="at most N results (1-200)")
+    p.add_argument("--as-of", metavar="DATE", help="what held at this ISO 8601 date or date-time")
 
     p = add("correct", _correct, "change what is believed about a memory", scope=SCOPE_KEYS)
     p.add_argument("atom_id", metavar="ATOM_ID")
@@ -90,7 +91,10 @@ async def _memorize(inv: Invocation) -> None:
 
 async def _recall(inv: Invocation) -> None:
     client = await inv.client()
-    inv.emit(await client.recall(inv.args.query, limit=inv.args.limit, **inv.scope), render.recall)
+    result = await client.recall(
+        inv.args.query, limit=inv.args.limit, as_of=inv.args.as_of, **inv.scope
+    )
+    inv.emit(result, render.recall)
 
 
 async def _correct(inv: Invocation) -> None:

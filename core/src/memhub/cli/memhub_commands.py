@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memhub.cli import render
+from memhub.engine.valid_time import shown_date
 from memhub.errors import InvalidInputError
 from memhub.models import ConversationResult, ForgetResult, MemoryItem, SearchResult, WriteResult
 
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 _READ = ("tenant", "user_id", "app_id", "agent_id", "session_id")
 _WRITE = (*_READ, "branch")
 _BY_ID = ("tenant", "user_id")
+
+
+_AS_OF = "read as of this ISO 8601 date or date-time: what held then, as it was then"
 
 
 def register(add: AddCommand) -> None:
@@ -40,6 +44,11 @@ def register(add: AddCommand) -> None:
         "--messages-file", metavar="FILE", help="a JSON list of {role, content} messages"
     )
     p.add_argument("--workspace-id", help="version boundary for procedures")
+    p.add_argument(
+        "--occurred-at",
+        metavar="TIME",
+        help="when it was said (ISO 8601; default: now): 'last month' is read against it",
+    )
     p.add_argument("--metadata", metavar="JSON", help="a JSON object stored with the memories")
 
     p = add("search", _search, "grouped search over a user's current memories", scope=_READ)
@@ -49,6 +58,7 @@ def register(add: AddCommand) -> None:
     p.add_argument(
         "--derived-limit", type=int, default=None, help="also return up to N derived (L3) items"
     )
+    p.add_argument("--as-of", metavar="DATE", help=_AS_OF)
 
     p = add(
         "search-conversation",
@@ -58,14 +68,17 @@ def register(add: AddCommand) -> None:
     )
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--as-of", metavar="DATE", help=_AS_OF)
 
     p = add("get", _get, "show one memory", scope=_BY_ID)
     p.add_argument("memory_id", metavar="MEMORY_ID")
+    p.add_argument("--as-of", metavar="DATE", help=_AS_OF)
 
     p = add("list", _list, "a user's memories, newest first", scope=_READ)
     p.add_argument(
         "--include-history", action="store_true", help="also replaced and deleted versions"
     )
+    p.add_argument("--as-of", metavar="DATE", help=_AS_OF)
 
     p = add("update", _update, "write a new version of a memory", scope=_BY_ID)
     p.add_argument("memory_id", metavar="MEMORY_ID")
@@ -132,6 +145,7 @@ async def _add(inv: Invocation) -> None:
         workspace_id=a.workspace_id,
         branch=s.get("branch"),
         metadata=metadata,
+        occurred_at=a.occurred_at,
     )
     inv.emit(result, _write)
 
@@ -172,12 +186,13 @@ def _items(items: list[MemoryItem]) -> str:
             f"{m.score:.2f}" if m.score is not None else "",
             m.id,
             m.layer,
-            render.date(m.created_at),
+            shown_date(m.valid_from or m.created_at, m.valid_precision),
             render.one_line(m.content),
         )
         for m in items
     ]
-    return render.table(("score", "id", "layer", "created", "content"), rows) if rows else "(none)"
+    head = ("score", "id", "layer", "valid from", "content")
+    return render.table(head, rows) if rows else "(none)"
 
 
 def _groups(r: SearchResult) -> str:
@@ -197,6 +212,7 @@ async def _search(inv: Invocation) -> None:
         limit=a.limit,
         procedure_limit=a.procedure_limit,
         derived_context_limit=a.derived_limit,
+        as_of=a.as_of,
     )
     inv.emit(result, _groups)
 
@@ -224,13 +240,16 @@ async def _search_conversation(inv: Invocation) -> None:
         agent_id=s.get("agent_id"),
         session_id=s.get("session_id"),
         limit=inv.args.limit,
+        as_of=inv.args.as_of,
     )
     inv.emit(result, _turns)
 
 
 async def _get(inv: Invocation) -> None:
     client = await inv.client()
-    item = await client.get(inv.args.memory_id, user_id=inv.scope.get("user_id"))
+    item = await client.get(
+        inv.args.memory_id, user_id=inv.scope.get("user_id"), as_of=inv.args.as_of
+    )
     inv.emit(
         item,
         lambda m: (
@@ -248,6 +267,7 @@ async def _list(inv: Invocation) -> None:
         agent_id=s.get("agent_id"),
         session_id=s.get("session_id"),
         include_history=inv.args.include_history,
+        as_of=inv.args.as_of,
     )
     inv.emit({"memories": [m.model_dump(mode="json") for m in items]}, lambda _: _items(items))
 

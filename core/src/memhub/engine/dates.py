@@ -9,9 +9,9 @@ may not agree on the day) are a second ranking of ``search_conversation``, taken
 first 100 turns (on a long multi-session benchmark, the first 100, 200 or 500 gave the same
 recall: the dated index text already draws the turns of a named month near the top).
 
-Only explicit dates are read: "last week" or "yesterday" need the time the question is
-asked about, which a search does not know. A month without its year ("in June") is left
-out too: it names a month of every year.
+Explicit dates are read first. Without one, a relative date ("last May", "我去年在哪工作",
+"yesterday") is read against the time the question is asked about (``now``: the read's
+``as_of``, else the present) by ``valid_time.resolve``, as a span of its precision.
 """
 
 from __future__ import annotations
@@ -19,8 +19,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final
+
+from dateutil.relativedelta import relativedelta
+
+from memhub.engine.valid_time import resolve
 
 _MONTHS: Final = (
     "january",
@@ -95,7 +99,15 @@ _PATTERNS: Final[tuple[tuple[re.Pattern[str], _Read], ...]] = (
 )
 
 
-def asked_dates(question: str) -> list[Span]:
+_WIDTH: Final = {
+    "day": relativedelta(days=1),
+    "week": relativedelta(weeks=1),
+    "month": relativedelta(months=1),
+    "year": relativedelta(years=1),
+}
+
+
+def asked_dates(question: str, now: datetime | None = None) -> list[Span]:
     """The spans of days ``question`` names explicitly, each widened by ``SLACK``.
 
     Example:
@@ -116,6 +128,10 @@ def asked_dates(question: str) -> list[Span]:
             except ValueError:  # "31 February, 2023": no day, and not its month either
                 continue
             spans.append(Span(first - SLACK, last + SLACK))
+    if not spans and (named := resolve(question, now or datetime.now(UTC))):
+        first = named.start.date()
+        last = (named.start + _WIDTH.get(named.precision, _WIDTH["day"])).date() - timedelta(days=1)
+        spans.append(Span(first - SLACK, last + SLACK))
     return spans
 
 

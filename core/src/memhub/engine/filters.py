@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from datetime import datetime
 from itertools import product
 
 from memhub.engine.access import ACCESS_KEY, BINDING_KEYS, read_keys
+from memhub.engine.dates import Span
+from memhub.engine.valid_time import iso, parse_instant
+from memhub.errors import InvalidInputError
 from memhub.scope import ANY, Scope
-from memhub.store.base import Condition, IsEmpty, Match, MatchAny, Where
+from memhub.store.base import Condition, DateRange, IsEmpty, Match, MatchAny, Where
 
 # Narrowing keys: a read that names one sees only that one; a read that doesn't sees all.
 _OPTIONAL_KEYS = ("agent_id", "session_id")
@@ -69,3 +73,56 @@ def reconciling(scope: Scope, layers: Iterable[str]) -> Where:
     agent = scope.agent_id if scope.agent_id != ANY else None
     own = Match("agent_id", agent) if agent else IsEmpty("agent_id")
     return visible(shared, layers).and_(own)
+
+
+AS_OF_STATUSES = ("active", "superseded", "negated")
+"""What an ``as_of`` read may find: a version current then may have been replaced or negated
+since. A deleted (archived) memory is not read at any date: deleting says it should not be
+shown, not that it stopped being true; governed ones are never visible."""
+
+
+def valid_at(at: str) -> tuple[Where, Where]:
+    """The conditions of an ``as_of`` read on valid time (``memhub.engine.valid_time``): begun
+    by ``at`` (by ``created_at`` for a memory stored before valid time) and not ended before
+    it. ``valid_time.covers`` decides the boundary instant and the memories stored before
+    valid time, whose end the store cannot tell."""
+    begun = Where(
+        should=(
+            DateRange("valid_from", lte=at),
+            Where(must=(IsEmpty("valid_from"), DateRange("created_at", lte=at))),
+        )
+    )
+    return begun, Where(should=(IsEmpty("valid_to"), DateRange("valid_to", gte=at)))
+
+
+def as_of_filter(
+    as_of: str | None,
+) -> tuple[datetime | None, tuple[str, ...], tuple[Where, ...]]:
+    """An ``as_of`` read's instant, the statuses it reads and its conditions on valid time.
+
+    Without ``as_of``: now, current memories only, no condition (the plain read, unchanged).
+    With it: the versions whose valid time covers that instant, whatever they became since
+    (a value superseded later is current as of an earlier date; one said after it is not
+    there). The store narrows by ``filters.valid_at``; ``records.held_at`` decides the rest.
+    History is the copy read: no second one is kept.
+
+    Raises:
+        InvalidInputError: ``as_of`` is not an ISO 8601 date or date-time.
+    """
+    if as_of is None:
+        return None, ("active",), ()
+    try:
+        at = parse_instant(as_of)
+    except ValueError as err:
+        raise InvalidInputError(str(err)) from None
+    return at, AS_OF_STATUSES, valid_at(iso(at))
+
+
+def held_in(span: Span) -> Where:
+    """Memories whose valid time met the days of ``span`` and has ended since."""
+    return Where(
+        must=(
+            DateRange("valid_from", lte=f"{span.last.isoformat()}T23:59:59.999Z"),
+            DateRange("valid_to", gte=f"{span.first.isoformat()}T00:00:00Z"),
+        )
+    )

@@ -23,12 +23,22 @@ from typing import Any, get_args
 
 from memhub.engine import conversation, reasons, transitions
 from memhub.engine.core import PENDING_STEP, Engine
-from memhub.engine.filters import reconciling, visible
+from memhub.engine.filters import as_of_filter, reconciling, visible
 from memhub.engine.lineage import lineage
 from memhub.engine.payload import ITEM_LAYERS, Memory, ReplaceStep, as_memory
-from memhub.engine.records import GOVERNED, governed_remains, new_payload, scope_of, to_atom
+from memhub.engine.records import (
+    GOVERNED,
+    governed_remains,
+    held_at,
+    new_payload,
+    now,
+    scope_of,
+    to_atom,
+    valid_of,
+)
 from memhub.engine.text import content_hash, infer_epistemic, is_near_duplicate
 from memhub.engine.transitions import one_of
+from memhub.engine.valid_time import ended
 from memhub.errors import InvalidInputError
 from memhub.ids import new_id, to_point_id
 from memhub.models import (
@@ -190,15 +200,19 @@ async def recall(
     *,
     limit: int = 10,
     layers: Sequence[str] = RECALL_LAYERS,
+    as_of: str | None = None,
 ) -> RecallResult:
+    """Current memories of the scope for ``query``; with ``as_of``, those that held then
+    (``read.as_of_filter``)."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("query must be a non-empty string")
     if not 1 <= limit <= 200:
         raise InvalidInputError("limit must be between 1 and 200")
-    where = visible(scope, layers)
+    at, statuses, when = as_of_filter(as_of)
+    where = visible(scope, layers, statuses=statuses).and_(*when)
     if scope.workspace not in (None, ANY):  # never inferred: named, it narrows
         where = where.and_(Match("workspace", scope.workspace))
-    hits = await hybrid(engine, query, where, limit)
+    hits = [h for h in await hybrid(engine, query, where, limit) if held_at(h[0], at)]
     return RecallResult(
         atoms=[
             RecalledAtom(
@@ -209,6 +223,8 @@ async def recall(
                 source=p.get("source"),
                 layer=p["layer"],
                 epistemic=p.get("epistemic"),
+                valid_from=valid_of(p)["valid_from"],
+                valid_precision=valid_of(p)["valid_precision"],
             )
             for p, score in hits
         ]
@@ -284,7 +300,8 @@ async def correct(
                 epistemic=new_atom["epistemic"],
             )
         if action == "negate":
-            await engine.update(old, {"status": "negated"})
+            # no longer true from now: an ``as_of`` read before today still finds it
+            await engine.update(old, {"status": "negated", "valid_to": now()})
             await engine.log(
                 target_atom,
                 "status",
@@ -349,6 +366,15 @@ async def check_correctable(engine: Engine, action: str, old: Memory) -> None:
     transitions.check_correctable(action, status, old["exposure"], head)
 
 
+def superseded_by(old: Memory, new: Memory) -> Memory:
+    """The patch that makes ``old`` a past version of ``new``: it held until ``new`` began."""
+    return {
+        "status": "superseded",
+        "superseded_by": new["id"],
+        "valid_to": ended(old.get("valid_from"), new.get("valid_from") or now()),
+    }
+
+
 async def replace_version(
     engine: Engine,
     old: Memory,
@@ -385,7 +411,7 @@ async def replace_version(
     )
     await engine.insert([new], [vector_text or text], [vector] if vector is not None else None)
     try:
-        await engine.update(old, {"status": "superseded", "superseded_by": new["id"]})
+        await engine.update(old, superseded_by(old, new))
     except BaseException:
         await engine.store.delete("memories", [to_point_id(new["id"])])
         raise

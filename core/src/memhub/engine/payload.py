@@ -64,6 +64,11 @@ class Memory(TypedDict, total=False):
     source: str
     created_at: str
     updated_at: str
+    # valid time (memhub.engine.valid_time): when it held in the world; ``valid_to`` is set
+    # when a newer version or a negation ends it
+    valid_from: str
+    valid_to: str
+    valid_precision: str
     rev: int
     version: int
     chain_root: str

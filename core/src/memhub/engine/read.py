@@ -17,8 +17,8 @@ from memhub.engine.conversation import (
     without_names,
 )
 from memhub.engine.core import Engine
-from memhub.engine.dates import asked_dates, said_within
-from memhub.engine.filters import visible
+from memhub.engine.dates import Span, asked_dates, said_within
+from memhub.engine.filters import AS_OF_STATUSES, as_of_filter, held_in, visible
 from memhub.engine.hmg import (
     chain_head,
     check_correctable,
@@ -29,9 +29,10 @@ from memhub.engine.hmg import (
 )
 from memhub.engine.payload import CHAT_LAYERS, Memory, as_memory, as_stored
 from memhub.engine.procedures import content_of, vector_text
-from memhub.engine.records import GOVERNED, shown_content
+from memhub.engine.records import GOVERNED, held_at, shown_content, valid_of
 from memhub.engine.telling import prefer_telling
-from memhub.errors import InvalidInputError, InvalidTransitionError
+from memhub.engine.valid_time import said_at
+from memhub.errors import InvalidInputError, InvalidTransitionError, NotFoundError
 from memhub.ids import to_point_id
 from memhub.models import (
     ConversationResult,
@@ -102,6 +103,7 @@ async def to_item(engine: Engine, payload: Memory, score: float | None = None) -
         created_at=payload["created_at"],
         occurred_at=payload.get("occurred_at"),
         updated_at=payload.get("updated_at"),
+        **valid_of(payload),
         user_id=payload.get("user_id"),
         app_id=payload.get("app_id"),
         agent_id=payload.get("agent_id"),
@@ -124,7 +126,10 @@ async def search(
     procedure_min_score: float = 0.0,
     derived_context_limit: int = 0,
     filters: dict[str, Any] | None = None,
+    as_of: str | None = None,
 ) -> SearchResult:
+    """The user's memories for ``query``, grouped; with ``as_of``, those that held then, as
+    they were then (``as_of_filter``)."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("query must be a non-empty string")
     if not scope.user_id:
@@ -138,12 +143,21 @@ async def search(
             "limit must be 1..200, procedure_limit and derived_context_limit 0..50"
         )
     extra = metadata_filter(filters)
+    at, statuses, when = as_of_filter(as_of)
+    spans = asked_dates(query, at)
+    if spans and at is None:  # "我去年在哪工作": also what held then and was replaced since
+        statuses, when = (
+            AS_OF_STATUSES,
+            (Where(should=(Match("status", "active"), *map(held_in, spans))),),
+        )
     groups = MemoryGroups()
     vectors = await query_vectors(engine, query)  # one embedding for every search below
-    raw = visible(scope, ("raw",), app_ids=app_ids)
-    chat = visible(scope, CHAT_LAYERS, app_ids=app_ids).and_(*extra)
+    raw = visible(scope, ("raw",), app_ids=app_ids).and_(*when)
+    chat = visible(scope, CHAT_LAYERS, app_ids=app_ids, statuses=statuses).and_(*extra, *when)
     replaced = visible(scope, CHAT_LAYERS, app_ids=app_ids, statuses=PAST).and_(*extra)
-    for payload, score in await with_evidence(engine, vectors, chat, raw, limit, replaced):
+    found = await with_evidence(engine, vectors, chat, raw, limit, replaced)
+    found = named_time_first([h for h in found if held_at(h[0], at)], spans)
+    for payload, score in found:
         item = await to_item(engine, payload, score)
         group = (
             groups.profile
@@ -156,16 +170,42 @@ async def search(
     if procedure_limit:
         # Procedures are found by their problem; a query shares few literal words with it
         # (often another language than the error text), so BM25 counts for half here.
-        where = visible(scope, ("procedure",), app_ids=app_ids).and_(*extra)
-        hits = await hybrid(engine, vectors, where, procedure_limit, PROCEDURE_WEIGHTS)
+        where = visible(scope, ("procedure",), app_ids=app_ids, statuses=statuses)
+        hits = await hybrid(
+            engine, vectors, where.and_(*extra, *when), procedure_limit, PROCEDURE_WEIGHTS
+        )
         groups.procedures = [
-            await to_item(engine, p, s) for p, s in hits if s >= procedure_min_score
+            await to_item(engine, p, s)
+            for p, s in hits
+            if s >= procedure_min_score and held_at(p, at)
         ]
     if derived_context_limit:
-        where = visible(scope, ("derived",), app_ids=app_ids).and_(*extra)
-        hits = await hybrid(engine, vectors, where, derived_context_limit)
-        groups.derived = [await to_item(engine, p, s) for p, s in hits]
+        where = visible(scope, ("derived",), app_ids=app_ids, statuses=statuses)
+        hits = await hybrid(engine, vectors, where.and_(*extra, *when), derived_context_limit)
+        groups.derived = [await to_item(engine, p, s) for p, s in hits if held_at(p, at)]
     return SearchResult(memories=groups)
+
+
+def named_time_first(
+    hits: list[tuple[Memory, float]], spans: list[Span]
+) -> list[tuple[Memory, float]]:
+    """A question naming a time ("what did I do last May", "我去年在哪工作") is about what held
+    then: the memories whose valid time meets one of ``spans`` come first, each side in its
+    order. A memory that began before the span and still held in it meets it too."""
+    if not spans:
+        return hits
+
+    def meets(payload: Memory) -> bool:
+        valid = valid_of(payload)
+        begun, ended = said_at(valid["valid_from"]), said_at(valid["valid_to"])
+        return any(
+            begun is not None
+            and begun.date() <= s.last
+            and (ended is None or ended.date() >= s.first)
+            for s in spans
+        )
+
+    return sorted(hits, key=lambda h: not meets(h[0]))
 
 
 async def with_evidence(
@@ -233,14 +273,17 @@ async def search_conversation(
     *,
     app_ids: Sequence[str] | None = None,
     limit: int = 10,
+    as_of: str | None = None,
 ) -> ConversationResult:
+    """The raw turns for ``query``; with ``as_of``, only those said by then."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("query must be a non-empty string")
     if not scope.user_id:
         raise InvalidInputError("user_id is required")
     if not 1 <= limit <= 200:
         raise InvalidInputError("limit must be between 1 and 200")
-    where = visible(scope, ("raw",), app_ids=app_ids)
+    at, _, when = as_of_filter(as_of)
+    where = visible(scope, ("raw",), app_ids=app_ids).and_(*when)
     # A deeper pool than asked for, so a turn of a speaker the query names, or the answer
     # to a question found, can climb into the first ``limit`` (memhub.engine.conversation).
     pool, prefetch = max(SPEAKER_POOL, limit), max(50, limit * 5)
@@ -264,10 +307,11 @@ async def search_conversation(
         hits = await _with_feedback(engine, vectors, hits, where, pool, prefetch)
     # a question naming a day or a month ranks the turns said then a second time
     # (memhub.engine.dates; recall@10 on a long chat 0.780 -> 0.788, bench/README.md)
-    if spans := asked_dates(query):
+    if spans := asked_dates(query, at):
         near = await hybrid(engine, vectors, where, DATED_POOL, prefetch=DATED_POOL)
         then = [h for h in near if said_within(h[0], spans)][:pool]
-        hits = fuse(hits, then, engine.rrf_k, pool)
+        if then:
+            hits = fuse(hits, then, engine.rrf_k, pool)
     turns = [
         ConversationTurn(
             id=p["id"],
@@ -279,7 +323,9 @@ async def search_conversation(
             created_at=p["created_at"],
             occurred_at=p.get("occurred_at"),
         )
-        for p, s in _ranked(query, hits, engine.rrf_k, who)[:limit]
+        for p, s in [h for h in _ranked(query, hits, engine.rrf_k, who) if held_at(h[0], at)][
+            :limit
+        ]
     ]
     return ConversationResult(turns=turns)
 
@@ -334,9 +380,26 @@ async def conversation(
     return ConversationResult(turns=turns)
 
 
-async def get(engine: Engine, memory_id: str, scope: Scope) -> MemoryItem:
+async def get(
+    engine: Engine, memory_id: str, scope: Scope, *, as_of: str | None = None
+) -> MemoryItem:
+    """One memory by id; with ``as_of``, the version of its chain that held then (an older
+    one for a date before it was replaced), or not found when none did."""
     payload = await engine.get_owned(memory_id, scope)
-    return await to_item(engine, payload)
+    at, statuses, _ = as_of_filter(as_of)
+    if at is None:
+        return await to_item(engine, payload)
+    members = await every(
+        engine.store, "memories", Where(must=(Match("chain_root", payload["chain_root"]),))
+    )
+    held = [
+        p
+        for p in map(as_memory, (m.payload for m in members))
+        if p.get("exposure") == "visible" and p.get("status") in statuses and held_at(p, at)
+    ]
+    if not held:
+        raise NotFoundError(f"memory {memory_id} held at no version on {as_of}")
+    return await to_item(engine, max(held, key=lambda p: p.get("version", 1)))
 
 
 async def list_memories(
@@ -347,15 +410,19 @@ async def list_memories(
     include_history: bool = False,
     layers: Sequence[str] = LIST_LAYERS,
     limit: int = 1000,
+    as_of: str | None = None,
 ) -> list[MemoryItem]:
+    """A user's memories, newest first; with ``as_of``, those that held then."""
     if not scope.user_id:
         raise InvalidInputError("user_id is required")
-    statuses = ("active", *PAST) if include_history else ("active",)
-    where = visible(scope, layers, app_ids=app_ids, statuses=statuses)
+    at, current, when = as_of_filter(as_of)
+    statuses = ("active", *PAST) if include_history and at is None else current
+    where = visible(scope, layers, app_ids=app_ids, statuses=statuses).and_(*when)
     points, _ = await engine.store.scroll(
         "memories", where, limit=limit, order_by="created_at", descending=True
     )
-    return [await to_item(engine, as_memory(p.payload)) for p in points]
+    found = (as_memory(p.payload) for p in points)
+    return [await to_item(engine, p) for p in found if held_at(p, at)]
 
 
 async def update(engine: Engine, memory_id: str, content: str, scope: Scope) -> str:

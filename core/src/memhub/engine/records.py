@@ -7,6 +7,7 @@ from typing import Any
 
 from memhub.engine.payload import Memory, as_memory, as_stored
 from memhub.engine.text import content_hash, infer_epistemic, infer_polarity
+from memhub.engine.valid_time import covers, valid_fields
 from memhub.models import Atom
 from memhub.redact import redact_value
 from memhub.scope import SCOPE_KEYS, Scope
@@ -35,7 +36,10 @@ def new_payload(
     **extra: Any,
 ) -> Memory:
     """A new memory, version ``version`` of its chain; ``extra`` are the layer's own keys
-    (``Memory``: evidence, procedure, role, ...), a ``None`` one left out."""
+    (``Memory``: evidence, procedure, role, ...), a ``None`` one left out.
+
+    Its valid time is read from ``content`` against ``occurred_at`` (``valid_time``) unless
+    ``extra`` gives ``valid_from``."""
     unknown = extra.keys() - Memory.__optional_keys__
     if unknown:
         raise TypeError(f"not keys of a memory: {', '.join(sorted(unknown))}")
@@ -58,6 +62,8 @@ def new_payload(
         "metadata": redact_value(metadata) if metadata else {},
         **scope.payload(),
     }
+    if extra.get("valid_from") is None:
+        payload.update(valid_fields(content, layer, extra.get("occurred_at"), at))
     payload.update({k: v for k, v in extra.items() if v is not None})
     return as_memory(payload)
 
@@ -98,6 +104,27 @@ def scope_of(payload: Memory) -> dict[str, str]:
     return {k: stored[k] for k in SCOPE_KEYS if k in stored}
 
 
+def valid_of(payload: Memory) -> dict[str, str | None]:
+    """A memory's valid time as the reads show it; one stored before valid time began when
+    it was said (or written) and, replaced or negated, ended at its last update."""
+    past = payload.get("status") in ("superseded", "negated")
+    return {
+        "valid_from": payload.get("valid_from")
+        or payload.get("occurred_at")
+        or payload.get("created_at"),
+        "valid_to": payload.get("valid_to") or (payload.get("updated_at") if past else None),
+        "valid_precision": payload.get("valid_precision") or "instant",
+    }
+
+
+def held_at(payload: Memory, at: datetime | None) -> bool:
+    """Whether ``payload`` held at ``at`` (an ``as_of`` read); every memory holds at ``None``."""
+    if at is None:
+        return True
+    valid = valid_of(payload)
+    return covers(valid["valid_from"], valid["valid_to"], at)
+
+
 def shown_content(payload: Memory) -> str:
     state = payload.get("exposure", "visible")
     return HIDDEN.format(state=state) if state in GOVERNED else payload.get("content", "")
@@ -115,6 +142,7 @@ def to_atom(payload: Memory) -> Atom:
         source=payload.get("source"),
         created_at=payload["created_at"],
         updated_at=payload.get("updated_at"),
+        **valid_of(payload),
         version=payload.get("version", 1),
         scope=scope_of(payload),
         metadata=payload.get("metadata") or {},

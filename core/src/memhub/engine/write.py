@@ -15,7 +15,7 @@ from memhub.engine import conversation, cpu, procedure_write, procedures
 from memhub.engine.core import Engine
 from memhub.engine.digest import mark_pending
 from memhub.engine.filters import reconciling
-from memhub.engine.hmg import MAX_CONTENT, epistemic_candidate, replace_version
+from memhub.engine.hmg import MAX_CONTENT, epistemic_candidate, replace_version, superseded_by
 from memhub.engine.messages import Turn, normalize_messages
 from memhub.engine.payload import CHAT_LAYERS, Memory, as_memory
 from memhub.engine.records import new_payload
@@ -128,6 +128,7 @@ async def add(
                 threshold,
                 metadata,
                 occurred_at,
+                said={r["id"]: r["occurred_at"] for r in raw if r.get("occurred_at")},
                 recheck=attempt < _APPLY_ATTEMPTS,
             )
             break
@@ -416,9 +417,13 @@ async def _reconcile(
     metadata: dict[str, Any] | None,
     occurred_at: str | None,
     *,
+    said: dict[str, str] | None = None,
     recheck: bool = False,
 ) -> list[Decision]:
     """Neighbours and verdicts outside the write lock, then applied under it.
+
+    ``said``: when each raw turn was said, by id. A candidate's time is its first source
+    turn's (else ``occurred_at``), read by ``valid_time`` for the time its words name.
 
     With ``recheck``, ``_Stale`` is raised instead of applying when another write
     changed the user's memories since the neighbours were read; conditional updates
@@ -471,7 +476,7 @@ async def _reconcile(
                 verdict.action,
                 targets,
                 metadata,
-                occurred_at,
+                _said_when(cand, said or {}, occurred_at),
             )
             written[i] = memory_id
             decisions.append(
@@ -491,6 +496,11 @@ async def _reconcile(
             )
         await batch.flush(engine)
     return decisions
+
+
+def _said_when(cand: Candidate, said: dict[str, str], default: str | None) -> str | None:
+    """When ``cand`` was said: the time of the first of its source turns that has one."""
+    return next((said[s] for s in cand.source_ids if s in said), default)
 
 
 @dataclass
@@ -603,7 +613,7 @@ async def _apply(
             ):  # the same attribute stated twice before
                 if other["status"] == "active":
                     superseded.append(other)
-                    await engine.update(other, {"status": "superseded", "superseded_by": new["id"]})
+                    await engine.update(other, superseded_by(other, new))
                     await engine.log(
                         other["id"],
                         "status",

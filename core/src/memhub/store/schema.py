@@ -40,7 +40,8 @@ INDEXES: dict[Collection, IndexSpec] = {
         # no index on ``rev``: a conditional write, its only filter, names its point by id
         # too; each index is a pass over every payload when a segment is built (~6 us a
         # memory, bench/README.md)
-        datetime=("created_at", "expires_at"),
+        # valid time: an ``as_of`` read filters on both (memhub.engine.filters.valid_at)
+        datetime=("created_at", "expires_at", "valid_from", "valid_to"),
         # only LangGraph items with a TTL have one: an index of it was a pass over every
         # payload per segment build (~7 us a memory); the TTL sweep finds them by the mark
         marked=("expires_at",),
@@ -71,6 +72,7 @@ INDEXES: dict[Collection, IndexSpec] = {
             "lessons",
             "superseded_by",
             "proactive",
+            "valid_precision",
         ),
     ),
     "events": IndexSpec(

@@ -30,6 +30,13 @@ Query = Annotated[
     ),
 ]
 Limit = Annotated[int, Field(ge=1, le=200, description="At most this many results.")]
+AsOf = Annotated[
+    str | None,
+    Field(
+        description="Read as of this ISO 8601 date or date-time, e.g. '2026-07-01': the "
+        "memories that held then, as they were then. Omit for now."
+    ),
+]
 
 # -- scope (HMG tools) --------------------------------------------------------------
 

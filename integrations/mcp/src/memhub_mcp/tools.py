@@ -38,6 +38,7 @@ from memhub_mcp._params import (
     AgentId,
     AppId,
     AppIds,
+    AsOf,
     AtomId,
     Branch,
     Content,
@@ -184,6 +185,7 @@ class MemoryTools:
         self,
         query: Query,
         limit: Limit = 10,
+        as_of: AsOf = None,
     ) -> Annotated[CallToolResult, RecallResult]:
         """Find stored memories (facts, decisions, constraints, lessons) of this project, by
         keyword + semantic search. Call it before answering a question about earlier decisions
@@ -332,6 +334,7 @@ sealed.
         filters: Annotated[
             dict | None, Field(description="Match metadata, e.g. {'topic': 'db'}.")
         ] = None,
+        as_of: AsOf = None,
     ) -> Annotated[CallToolResult, SearchResult]:
         """Search a USER's memories (written with add) before answering them: returns current
         memories grouped as profile (stable traits and preferences), proactive and normal, each
@@ -351,6 +354,7 @@ sealed.
         agent_id: AgentId = None,
         session_id: SessionId = None,
         limit: Limit = 10,
+        as_of: AsOf = None,
     ) -> Annotated[CallToolResult, ConversationResult]:
         """Search the raw conversation turns a user had (as written with add), to check what was
         literally said and when: exact wording, dates, who said it. Governed content never

@@ -35,6 +35,10 @@ users_router = APIRouter()
 MemoryId = Annotated[str, Path(min_length=1, max_length=MAX_ID, description="a memory id (ULID)")]
 UserQuery = Annotated[Id | None, Query(description="only if it belongs to this user")]
 UserId = Annotated[str, Path(min_length=1, max_length=MAX_ID, description="the end user's id")]
+AsOfQuery = Annotated[
+    str | None,
+    Query(max_length=40, description="the version that held at this ISO 8601 date or date-time"),
+]
 AppQuery = Annotated[Id | None, Query(description="only this app's memories; default: every app")]
 
 
@@ -107,8 +111,11 @@ async def list_memories(
 
 
 @router.get("/{memory_id}", response_model=MemoryItem, summary="get one memory")
-async def get(memory_id: MemoryId, client: Client, user_id: UserQuery = None) -> MemoryItem:
-    return await client.get(memory_id, user_id=user_id)
+async def get(
+    memory_id: MemoryId, client: Client, user_id: UserQuery = None, as_of: AsOfQuery = None
+) -> MemoryItem:
+    """With ``as_of``, the version of the memory that held then."""
+    return await client.get(memory_id, user_id=user_id, as_of=as_of)
 
 
 @router.put("/{memory_id}", response_model=UpdateResult, summary="write a new version")

@@ -37,6 +37,14 @@ Id = Annotated[
 ]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=MAX_CONTENT)]
 Query = Annotated[str, StringConstraints(min_length=1, max_length=MAX_QUERY)]
+AsOf = Annotated[
+    str | None,
+    Field(
+        max_length=40,
+        description="read as of this ISO 8601 date or date-time: the memories that held then, "
+        "as they were then (default: now)",
+    ),
+]
 MetadataKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{1,64}$")]
 Int = Annotated[int, Field(ge=-_INT, le=_INT)]
 FilterValue = str | Int | bool
@@ -135,6 +143,7 @@ class MemorizeRequest(ScopeFields):
 class RecallRequest(ScopeFields):
     query: Query
     limit: int = Field(10, ge=1, le=200)
+    as_of: AsOf = None
 
 
 class CorrectRequest(ScopeFields):
@@ -253,11 +262,13 @@ class SearchRequest(_ReadScope):
     filters: dict[MetadataKey, FilterValue | list[FilterValue]] | None = Field(
         None, max_length=32, description="metadata equality; a list matches any of its values"
     )
+    as_of: AsOf = None
 
 
 class SearchConversationRequest(_ReadScope):
     query: Query
     limit: int = Field(10, ge=1, le=200)
+    as_of: AsOf = None
 
 
 class ConversationRequest(_ReadScope):
@@ -268,6 +279,7 @@ class ConversationRequest(_ReadScope):
 class ListQuery(_ReadScope):
     include_history: bool = Field(False, description="add replaced and deleted versions")
     limit: int = Field(1000, ge=1, le=1000)
+    as_of: AsOf = None
 
 
 class UpdateRequest(Body):
