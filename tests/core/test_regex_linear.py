@@ -33,6 +33,8 @@ MODULES = (
     "memhub.engine.text",
     "memhub.engine.write",
     "memhub.engine.hmg",
+    "memhub.engine.valid_time",
+    "memhub.engine.dates",
     "memhub.retrieval.query",
 )
 
