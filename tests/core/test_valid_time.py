@@ -6,6 +6,7 @@ Written through ``add`` with e5, as a user writes: a message said at ``occurred_
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 import pytest
@@ -184,3 +185,34 @@ def test_the_block_shows_a_subjects_newest_value_first_and_marks_the_older():
         ]
     }
     assert format_memories(month).endswith("[2026-08]")
+
+
+async def test_export_and_import_carry_valid_time_and_an_older_export_gets_it(
+    e5_client, tmp_path, e5
+):
+    c = e5_client
+    await c.add(content="I live in Toronto", user_id="u", occurred_at="2026-01-10T09:00:00Z")
+    await c.add(
+        content="I moved to Montreal last month", user_id="u", occurred_at="2026-09-15T09:00:00Z"
+    )
+    dump = tmp_path / "m.jsonl"
+    await c.export(dump)
+    lines = dump.read_text().splitlines()
+    # the same file as an export from before valid time: no valid_* keys on any memory
+    old = []
+    for text in lines:
+        obj = json.loads(text)
+        for key in ("valid_from", "valid_to", "valid_precision"):
+            obj.get("memory", {}).pop(key, None)
+        old.append(json.dumps(obj))
+    (tmp_path / "old.jsonl").write_text("\n".join(old) + "\n")
+    for name, path in (("now", dump), ("old", tmp_path / "old.jsonl")):
+        async with MemoryClient(storage_dir=tmp_path / name, embed=e5, cwd=tmp_path) as other:
+            await other.import_(path)
+            july = await other.search("where do I live", user_id="u", as_of="2026-07-15")
+            assert [m.content for m in july.memories.all()] == ["I live in Toronto"], name
+            now = await other.search("where do I live", user_id="u")
+            [current] = now.memories.all()
+            assert current.content == "I moved to Montreal last month"
+            # an old export knew only when it was said; a new one, the month it named
+            assert current.valid_from.startswith("2026-08-01" if name == "now" else "2026-09-15")

@@ -38,8 +38,9 @@ from memhub.engine.access import ACCESS_KEY
 from memhub.engine.conversation import dated_text
 from memhub.engine.payload import Memory, as_memory
 from memhub.engine.procedures import vector_text
-from memhub.engine.records import GOVERNED
+from memhub.engine.records import GOVERNED, valid_of
 from memhub.engine.text import content_hash
+from memhub.engine.valid_time import said_at
 from memhub.errors import InvalidInputError
 from memhub.ids import to_point_id
 from memhub.models import Procedure
@@ -274,7 +275,22 @@ def _record(obj: Any, line: int, dim: int | None) -> Record:
         dense, sparse = None, None
     else:  # a text that cannot be made (a bad procedure) is this line's error, not the batch's
         vector_text_of(as_memory(payload))  # checked above: a memory record
+        _with_valid_time(payload, line)
     return Record(line, payload, events, dense, sparse, None, False, pid, governed)
+
+
+def _with_valid_time(payload: dict[str, Any], line: int) -> None:
+    """A memory of an export from before valid time gets it as a read shows it
+    (``records.valid_of``: from when it was said, to the update that ended it); a time in
+    the file must be ISO 8601."""
+    if "valid_from" not in payload:
+        payload.update({k: v for k, v in valid_of(as_memory(payload)).items() if v})
+    for key in ("valid_from", "valid_to"):
+        _check(
+            payload.get(key) is None or said_at(payload[key]) is not None,
+            line,
+            f"'memory.{key}' is not an ISO 8601 time: {payload.get(key)!r}",
+        )
 
 
 def redact_records(records: list[Record]) -> None:
