@@ -213,7 +213,12 @@ STORIES = [
     pytest.param(TECH_ZH, id="tech-zh"),
 ]
 
-_DATE = re.compile(r" \[\d{4}-\d{2}-\d{2}\]$")
+# a memory line's date (a day, a month, a year or a week: ``valid_time.shown_date``) and the
+# mark of one a newer memory on its subject may replace
+_DATE = re.compile(
+    r" \[(?:week of )?\d{4}(?:-\d{2}(?:-\d{2})?)?(?: 那周)?\]"
+    r"(?: (?:\(older[^)]*\)|（较早[^）]*）))?$"
+)
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _FIRST_PERSON = re.compile(r"(I|I'm|My|my|We|we|Our)\b|我")
 

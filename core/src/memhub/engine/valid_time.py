@@ -371,16 +371,16 @@ def parse_instant(value: str, name: str = "as_of") -> datetime:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-def shown_date(valid_from: str, precision: str | None) -> str:
+def shown_date(valid_from: str, precision: str | None, language: str = "en") -> str:
     """``valid_from`` as the words named it: "2026-08" for a month, "2025" for a year,
-    "week of 2026-09-07" for a week, else the day."""
+    "week of 2026-09-07" ("2026-09-07 那周") for a week, else the day."""
     day = valid_from[:10]
     if precision == "year":
         return day[:4]
     if precision == "month":
         return day[:7]
     if precision == "week":
-        return f"week of {day}"
+        return f"{day} 那周" if language == "zh" else f"week of {day}"
     return day
 
 

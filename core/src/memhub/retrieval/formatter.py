@@ -63,7 +63,7 @@ def _get(item: Any, key: str) -> Any:
     return item.get(key) if isinstance(item, Mapping) else getattr(item, key, None)
 
 
-def _line(item: Any, older: str = "") -> str:
+def _line(item: Any, language: str, older: str = "") -> str:
     procedure = _get(item, "procedure")
     if procedure:
         task, solution = _get(procedure, "task"), _get(procedure, "solution")
@@ -71,7 +71,7 @@ def _line(item: Any, older: str = "") -> str:
         suffix = f" ({', '.join(files)})" if files else ""
         return f"- {task} -> {solution}{suffix}"
     start = _get(item, "valid_from") or _get(item, "occurred_at") or _get(item, "created_at")
-    when = shown_date(start, _get(item, "valid_precision")) if start else ""
+    when = shown_date(start, _get(item, "valid_precision"), language) if start else ""
     return (
         f"- {_get(item, 'content')}"
         + (f" [{when}]" if when else "")
@@ -149,7 +149,9 @@ def format_memories(
         items = list(groups.get(name) or [])[:left]
         if items:
             items = _topic_newest_first(items, older)
-            lines = [_line(i, _OLDER[language] if older.get(id(i)) else "") for i in items]
+            lines = [
+                _line(i, language, _OLDER[language] if older.get(id(i)) else "") for i in items
+            ]
             sections.append(f"## {headings[name]}\n" + "\n".join(lines))
             left -= len(items)
     return "\n\n".join(sections)
