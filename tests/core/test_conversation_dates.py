@@ -26,17 +26,27 @@ def test_explicit_days_months_and_years_are_read_with_a_day_either_side():
     assert _days("我2023年12月做了什么？") == [("2023-11-30", "2024-01-01")]
 
 
-def test_no_span_without_an_explicit_date():
-    # "May" is a verb here, a month without its year is every year's, and "last week"
-    # needs the time of asking
+def test_no_span_without_a_date_to_read():
+    # "May" is a verb here, and a month without its year is every year's
     for question in (
         "May I ask what Caroline painted?",
         "When did Melanie go camping in June?",
-        "What did I cook last week?",
         "What happened on 31 February, 2023?",
         "Which team has 2023 players?",
     ):
         assert asked_dates(question) == [], question
+
+
+def test_a_relative_date_is_read_against_the_time_of_asking():
+    asked = datetime(2026, 9, 15, 10, tzinfo=UTC)  # a Tuesday
+    # Monday to Sunday of the week before, a day of slack either side
+    assert asked_dates("What did I cook last week?", asked) == [
+        Span(date(2026, 9, 6), date(2026, 9, 14))
+    ]
+    assert asked_dates("我去年在哪工作", asked) == [Span(date(2024, 12, 31), date(2026, 1, 1))]
+    assert asked_dates("what did I do last May", asked) == [
+        Span(date(2026, 4, 30), date(2026, 6, 1))
+    ]
 
 
 def test_a_day_is_not_read_again_as_its_month_or_year():

@@ -92,6 +92,23 @@ class Scenarios:
         widened = await call(server, "recall", query="支付服务 收款", repository="*")
         assert stored["atom_id"] in ids(widened)
 
+    async def test_recall_and_search_read_as_of_a_date(self, server: Server):
+        done = await call(server, "memorize", content="The staging cluster runs on Nomad")
+        now = await call(server, "recall", query="staging cluster", as_of="2999-01-01")
+        assert done["atom_id"] in ids(now)
+        before = await call(server, "recall", query="staging cluster", as_of="2001-01-01")
+        assert done["atom_id"] not in ids(before)
+        await call(server, "add", content="I keep bees on my roof", user_id="mcp-as-of")
+        said = await call(server, "search", query="bees", user_id="mcp-as-of")
+        assert said["memories"]["normal"] or said["memories"]["profile"]
+        early = await call(server, "search", query="bees", user_id="mcp-as-of", as_of="2001-01-01")
+        assert not any(early["memories"][g] for g in ("profile", "proactive", "normal"))
+        turns = await call(
+            server, "search_conversation", query="bees", user_id="mcp-as-of", as_of="2001-01-01"
+        )
+        assert turns["turns"] == []
+        assert "ISO 8601" in await fail(server, "recall", query="x", as_of="someday")
+
     async def test_correct_replace_makes_recall_return_the_new_version(self, server: Server):
         old = await call(server, "memorize", content="项目用 PostgreSQL 16 做主数据库")
         fixed = await call(

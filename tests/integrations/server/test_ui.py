@@ -208,3 +208,21 @@ def test_a_history_shows_the_raw_turns_a_memory_came_from(server, uid) -> None:
     assert extracted, written.json()
     page = signed_in(http, tenants.a).get(f"/ui/memory/{extracted[0]}").text
     assert said in page[page.index('id="raw"') :]
+
+
+def test_the_search_page_reads_as_of_a_date(server, uid) -> None:
+    http, tenants = server
+    headers = {"Authorization": f"Bearer {tenants.a}"}
+    for text, when in (
+        ("I live in Toronto", "2026-01-10T09:00:00Z"),
+        ("I moved to Montreal last month", "2026-09-15T09:00:00Z"),
+    ):
+        body = {"content": text, "user_id": uid, "occurred_at": when}
+        assert http.post("/v1/memories/", json=body, headers=headers).status_code == 200
+    browser = signed_in(http, tenants.a)
+    july = browser.get(f"/ui/search?q=where+do+I+live&user_id={uid}&as_of=2026-07-15").text
+    assert 'name="as_of" value="2026-07-15"' in july
+    given = july[july.index('id="given"') :]
+    assert "Toronto" in given and "Montreal" not in given
+    now = browser.get(f"/ui/search?q=where+do+I+live&user_id={uid}").text
+    assert "Montreal last month [2026-08]" in now[now.index('id="given"') :]

@@ -11,7 +11,8 @@ recall: the dated index text already draws the turns of a named month near the t
 
 Explicit dates are read first. Without one, a relative date ("last May", "我去年在哪工作",
 "yesterday") is read against the time the question is asked about (``now``: the read's
-``as_of``, else the present) by ``valid_time.resolve``, as a span of its precision.
+``as_of``, else the present) by ``valid_time.resolve``, as a span of its precision. A
+month without its year ("in June") is still left out: it names a month of every year.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ _MONTHS: Final = (
 _MONTH = "|".join(_MONTHS)
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"((?:19|20)\d\d)"
-_ISO_DAY = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})")
+_ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 # One day either side of a span.
 SLACK: Final = timedelta(days=1)
 
@@ -128,7 +129,7 @@ def asked_dates(question: str, now: datetime | None = None) -> list[Span]:
             except ValueError:  # "31 February, 2023": no day, and not its month either
                 continue
             spans.append(Span(first - SLACK, last + SLACK))
-    if not spans and (named := resolve(question, now or datetime.now(UTC))):
+    if not spans and (named := resolve(question, now or datetime.now(UTC), bare_months=False)):
         first = named.start.date()
         last = (named.start + _WIDTH.get(named.precision, _WIDTH["day"])).date() - timedelta(days=1)
         spans.append(Span(first - SLACK, last + SLACK))
@@ -139,7 +140,7 @@ def said_within(turn: Mapping[str, Any], spans: list[Span]) -> bool:
     """Whether a raw turn was said on a day of ``spans``: by its ``occurred_at``, or by its
     ``created_at`` when it was written without a time of its own (a live chat is stored as
     it happens). A time that is not ISO 8601 matches no span."""
-    m = _ISO_DAY.match(turn.get("occurred_at") or turn.get("created_at") or "")
+    m = _ISO_DAY.match((turn.get("occurred_at") or turn.get("created_at") or "").lstrip())
     if not m:
         return False
     try:

@@ -126,12 +126,19 @@ def _year(t: datetime, years: int = 0) -> Resolved:
     return Resolved(first + relativedelta(years=years), "year")
 
 
-def _named_month(t: datetime, month: int, year_shift: int | None) -> Resolved:
+def _named_month(t: datetime, month: int, year_shift: int | str | None) -> Resolved:
     """A month named without a year is the last one that has begun ("in March", said in
-    September: this March; said in February: last March)."""
-    if year_shift is None:
-        year_shift = 0 if month <= t.month else -1
-    return Resolved(_year(t, year_shift).start.replace(month=month), "month")
+    September: this March; said in February: last March); "last May" the last one that has
+    ended, "next May" the first one to come."""
+    if year_shift == _LAST:
+        shift = 0 if month < t.month else -1
+    elif year_shift == _NEXT:
+        shift = 0 if month > t.month else 1
+    elif isinstance(year_shift, int):
+        shift = year_shift
+    else:
+        shift = 0 if month <= t.month else -1
+    return Resolved(_year(t, shift).start.replace(month=month), "month")
 
 
 def _month_of(t: datetime, year: int, month: int) -> Resolved:
@@ -176,10 +183,11 @@ _EN_MONTH = r"(" + "|".join(m[:3].title() + f"(?:{m[3:]})?" for m in _EN_MONTHS)
 _EN_WEEKDAYS: Final = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _EN_WEEKDAY = r"(" + "|".join(_EN_WEEKDAYS) + r")"
 _CN_WEEKDAYS: Final = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_CN_MONTH = r"(1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s*月(?!份?\s*[前后])"
-_CN_DAY = (
-    r"(3[01]|[12]\d|0?[1-9]|[一二]?十[一二三四五六七八九]?|三十一?|[一二三四五六七八九])\s*[日号]"
-)
+# White space between words: at most a few characters, so no pattern scans a run of it
+_SP, _OPT = r"\s{1,3}", r"\s{0,3}"
+_CN_MONTH = r"(1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s{0,3}月(?!份?\s{0,3}[前后])"
+_CN_DAY_NUMBER = r"3[01]|[12]\d|0?[1-9]|[一二]?十[一二三四五六七八九]?|三十一?|[一二三四五六七八九]"
+_CN_DAY = rf"({_CN_DAY_NUMBER})\s{{0,3}}[日号]"
 _UNIT_SHIFT: Final = {"上": -1, "这": 0, "本": 0, "下": 1, "上上": -2, "下下": 2}
 _EN_SHIFT: Final = {"last": -1, "this": 0, "next": 1, "previous": -1}
 _EN_UNIT: Final = {"day": _day, "week": _week, "month": _month, "year": _year}
@@ -193,6 +201,8 @@ _CN_DAY_WORD: Final = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1
     "明天": 1,
     "后天": 2,
 }
+_LAST, _NEXT = "last", "next"  # "last May", "next May": ``_named_month``
+_MONTH_OF: Final[dict[str, int | str]] = {"last": _LAST, "this": 0, "next": _NEXT}
 _EN_DAY_WORD: Final = {"yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1}
 # "last Monday" is the latest Monday, as "on Monday" is: most speakers mean it so
 _EN_WEEK_OF: Final = {"this": 0, "This": 0, "next": 1, "Next": 1}
@@ -220,6 +230,11 @@ def _cn_year_month(m: re.Match[str], t: datetime) -> Resolved:
     return _named_month(t, _number(m[2]), _CN_YEAR_WORD[m[1]])
 
 
+def _in_month(m: re.Match[str], t: datetime) -> Resolved:
+    """ "in March": a month named without its year (``resolve``'s ``bare_months``)."""
+    return _named_month(t, _en_month(m[1]), None)
+
+
 def _year_of(text: str | None) -> int | None:
     return int(text) if text else None
 
@@ -228,7 +243,7 @@ def _year_of(text: str | None) -> int | None:
 _PATTERNS: Final[tuple[tuple[re.Pattern[str], _Read], ...]] = (
     # 2026年3月5日, 3月5日, 三月五号
     (
-        re.compile(rf"(?:((?:19|20)\d\d)\s*年\s*)?{_CN_MONTH}\s*{_CN_DAY}"),
+        re.compile(rf"(?:((?:19|20)\d\d){_OPT}年{_OPT})?{_CN_MONTH}{_OPT}{_CN_DAY}"),
         lambda m, t: _named_day(t, _number(m[2]), _number(m[3]), _year_of(m[1])),
     ),
     # 2026-03-05
@@ -239,61 +254,63 @@ _PATTERNS: Final[tuple[tuple[re.Pattern[str], _Read], ...]] = (
     # 5 March 2026, March 5th, 2026, March 5
     (
         re.compile(
-            rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_EN_MONTH}(?:,?\s+((?:19|20)\d\d))?\b"
+            rf"\b(\d{{1,2}})(?:st|nd|rd|th)?{_SP}(?:of{_SP})?{_EN_MONTH}(?:,?{_SP}((?:19|20)\d\d))?\b"
         ),
         lambda m, t: _named_day(t, _en_month(m[2]), int(m[1]), _year_of(m[3])),
     ),
     (
-        re.compile(rf"\b{_EN_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+((?:19|20)\d\d)\b)?"),
+        re.compile(
+            rf"\b{_EN_MONTH}{_SP}(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?{_SP}((?:19|20)\d\d)\b)?"
+        ),
         lambda m, t: _named_day(t, _en_month(m[1]), int(m[2]), _year_of(m[3])),
     ),
     # 2023年5月, 去年三月, 今年3月, 三月份
     (
-        re.compile(rf"((?:19|20)\d\d)\s*年\s*{_CN_MONTH}"),
+        re.compile(rf"((?:19|20)\d\d){_OPT}年{_OPT}{_CN_MONTH}"),
         lambda m, t: Resolved(
             _day(t).start.replace(year=int(m[1]), month=_number(m[2]), day=1), "month"
         ),
     ),
-    (re.compile(rf"(前年|去年|今年|明年|后年)\s*{_CN_MONTH}"), _cn_year_month),
+    (re.compile(rf"(前年|去年|今年|明年|后年){_OPT}{_CN_MONTH}"), _cn_year_month),
     # May 2023, last March, this May, in March
     (
-        re.compile(rf"\b{_EN_MONTH},?\s+((?:19|20)\d\d)\b"),
+        re.compile(rf"\b{_EN_MONTH},?{_SP}((?:19|20)\d\d)\b"),
         lambda m, t: Resolved(
             _day(t).start.replace(year=int(m[2]), month=_en_month(m[1]), day=1), "month"
         ),
     ),
     (
-        re.compile(rf"\b((?i:last|this|next))\s+{_EN_MONTH}\b"),
-        lambda m, t: _named_month(
-            t, _en_month(m[2]), {"last": -1, "this": 0, "next": 1}[m[1].lower()]
-        ),
+        re.compile(rf"\b((?i:last|this|next)){_SP}{_EN_MONTH}\b"),
+        lambda m, t: _named_month(t, _en_month(m[2]), _MONTH_OF.get(m[1].lower())),
     ),
     (
         re.compile(
-            rf"\b(?i:in|since|during|by|early|late|mid|back in)\s+(?:-\s*)?{_EN_MONTH}(?!\s+\d)\b"
+            rf"\b(?i:in|since|during|by|early|late|mid|back in){_SP}{_EN_MONTH}(?!{_SP}\d)\b"
         ),
-        lambda m, t: _named_month(t, _en_month(m[1]), None),
+        _in_month,
     ),
     # N days / weeks / months / years ago; 三天前, 两年前, 半年前, 3个月前
     (
-        re.compile(rf"\b({_EN_NUM})\s+(day|week|month|year)s?\s+(?:ago|before)\b", re.I),
+        re.compile(rf"\b({_EN_NUM}){_SP}(day|week|month|year)s?{_SP}(?:ago|before)\b", re.I),
         _en_ago,
     ),
     (
-        re.compile(rf"({_CN_NUM}|半)\s*个?\s*(天|日|周|星期|礼拜|月|半年|年)\s*(?:之|以)?前"),
+        re.compile(
+            rf"({_CN_NUM}|半){_OPT}个?{_OPT}(天|日|周|星期|礼拜|月|半年|年){_OPT}(?:之|以)?前"
+        ),
         _cn_ago,
     ),
     # 上周三, 上个星期五, 这周一, 周三, 星期五
     (
         re.compile(
-            r"(?<![每一两三四五六七八九十几\d])(上上|下下|上|这|本|下)?\s*个?\s*(?:周|星期|礼拜)"
-            r"([一二三四五六日天])"
+            r"(?<![每一两三四五六七八九十几\d])(?:(上上|下下|上|这|本|下)\s{0,3}个?\s{0,3})?"
+            r"(?:周|星期|礼拜)([一二三四五六日天])"
         ),
         lambda m, t: _weekday(t, _CN_WEEKDAYS[m[2]], _UNIT_SHIFT[m[1]] if m[1] else None),
     ),
     # last Monday, this Friday, on Monday
     (
-        re.compile(rf"\b(?:(last|this|next)\s+|on\s+){_EN_WEEKDAY}\b", re.I),
+        re.compile(rf"\b(?:(last|this|next){_SP}|on{_SP}){_EN_WEEKDAY}\b", re.I),
         lambda m, t: _weekday(
             t,
             _EN_WEEKDAYS.index(m[2].lower()),
@@ -302,12 +319,12 @@ _PATTERNS: Final[tuple[tuple[re.Pattern[str], _Read], ...]] = (
     ),
     # 上周, 上个月, 下个星期, 本月
     (
-        re.compile(r"(上上|下下|上|这|本|下)\s*个?\s*(周|星期|礼拜|月)"),
+        re.compile(r"(上上|下下|上|这|本|下)\s{0,3}个?\s{0,3}(周|星期|礼拜|月)"),
         lambda m, t: _CN_UNIT[m[2]](t, _UNIT_SHIFT[m[1]]),
     ),
     # last week, this month, next year, the past year
     (
-        re.compile(r"\b(last|this|next|previous)\s+(week|month|year)\b", re.I),
+        re.compile(r"\b(last|this|next|previous)\s{1,3}(week|month|year)\b", re.I),
         lambda m, t: _EN_UNIT[m[2].lower()](t, _EN_SHIFT[m[1].lower()]),
     ),
     # 去年, 前年, 今年; 昨天, 前天, 今天
@@ -326,31 +343,40 @@ _PATTERNS: Final[tuple[tuple[re.Pattern[str], _Read], ...]] = (
     ),
     # in 2023, 2023年
     (
-        re.compile(r"\b(?:in|since|during|back in)\s+((?:19|20)\d\d)\b", re.I),
+        re.compile(r"\b(?:in|since|during|back in)\s{1,3}((?:19|20)\d\d)\b", re.I),
         lambda m, t: Resolved(_year(t).start.replace(year=int(m[1])), "year"),
     ),
     (
-        re.compile(r"((?:19|20)\d\d)\s*年(?!\s*[前后])"),
+        re.compile(r"((?:19|20)\d\d)\s{0,3}年(?!\s{0,3}[前后])"),
         lambda m, t: Resolved(_year(t).start.replace(year=int(m[1])), "year"),
     ),
 )
 
 
-def resolve(text: str, said_at: datetime) -> Resolved | None:
+def resolve(text: str, said_at: datetime, *, bare_months: bool = True) -> Resolved | None:
     """The span the first time expression of ``text`` names, read against ``said_at``;
     ``None`` when it names none (or only an impossible date, "2月30日").
+
+    ``bare_months=False`` reads no month named without its year ("in June"): a statement
+    says it of the last June, a question may ask about any year's.
 
     "First" is by position in the text; at one position the most specific reading wins
     ("上周三" is a day, not a week).
     """
     best: tuple[int, int, Resolved] | None = None
+    void: list[tuple[int, int]] = []  # no such day: not read again as its month or year
     for rank, (pattern, read) in enumerate(_PATTERNS):
+        if read is _in_month and not bare_months:
+            continue
         m = pattern.search(text)
         if m is None or (best is not None and (m.start(), rank) >= best[:2]):
+            continue
+        if any(a < m.end() and m.start() < b for a, b in void):
             continue
         try:
             found = read(m, said_at)
         except (ValueError, KeyError, StopIteration):  # 2月30日, a month 13
+            void.append(m.span())
             continue
         best = (m.start(), rank, found)
     return best[2] if best else None

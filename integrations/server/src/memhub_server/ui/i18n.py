@@ -63,6 +63,8 @@ ZH = {
     "First page": "第一页",
     "History": "历史",
     "Query": "查询",
+    "As of": "截至日期",
+    "valid from": "有效自",
     "User id (needed by search and search_conversation)": (
         "用户 ID（search 与 search_conversation 需要）"
     ),

@@ -241,16 +241,30 @@ async def memories(
 
 @router.get("/search", response_class=HTMLResponse)
 async def search(
-    request: Request, session: SessionDep, q: str = "", user_id: str = "", limit: int = 10
+    request: Request,
+    session: SessionDep,
+    q: str = "",
+    user_id: str = "",
+    limit: int = 10,
+    as_of: str = "",
 ) -> HTMLResponse:
+    """The three searches side by side; ``as_of`` (a date) reads each as of that day."""
     q, user_id, limit = q.strip()[:2000], user_id.strip()[:256], max(1, min(limit, 50))
+    as_of = as_of.strip()[:40]
+    when = as_of or None
     results: dict[str, Any] = {}
     errors: dict[str, str] = {}
     if q:
         client = await _client(request, session)
         calls = {
             "recall": lambda: client.recall(
-                q, limit=limit, user_id=user_id or None, repository=ANY, branch=ANY, workspace=ANY
+                q,
+                limit=limit,
+                as_of=when,
+                user_id=user_id or None,
+                repository=ANY,
+                branch=ANY,
+                workspace=ANY,
             ),
         }
         if user_id:
@@ -261,9 +275,10 @@ async def search(
                 limit=limit,
                 procedure_limit=3,
                 derived_context_limit=3,
+                as_of=when,
             )
             calls["conversation"] = lambda: client.search_conversation(
-                q, user_id=user_id, app_ids=[ANY], limit=limit
+                q, user_id=user_id, app_ids=[ANY], limit=limit, as_of=when
             )
         for name, call in calls.items():
             try:
@@ -277,6 +292,7 @@ async def search(
         session,
         q=q,
         user_id=user_id,
+        as_of=as_of,
         results=results,
         errors=errors,
         given=given,
