@@ -32,18 +32,22 @@ def test_an_add_names_its_memories_and_their_history_is_at_their_path(api, api_b
     (first,), (now,) = written["memory_ids"], moved["memory_ids"]
     # memory_id is the raw turn; memory_ids are the facts made of it
     assert ok(api.get(f"/v1/memories/{written['memory_id']}"))["layer"] == "raw"
-    assert ok(api.get(f"/v1/memories/{now}", params={"user_id": uid}))["content"] == "我上个月搬到北京了"
+    assert (
+        ok(api.get(f"/v1/memories/{now}", params={"user_id": uid}))["content"]
+        == "我上个月搬到北京了"
+    )
 
     history = ok(api.get(f"/v1/memories/{now}/history", params={"user_id": uid}))
     assert history == ok(api.get(f"/v1/hmg/history/{now}", params={"user_id": uid}))
     assert first in json.dumps(history)  # it names the memory it superseded
     # the same scope rules: another user, another tenant or no such memory is a 404 alike
-    missing = error(api.get(f"/v1/memories/{MISSING}/history", params={"user_id": uid}), 404, "not_found")
+    missing = error(
+        api.get(f"/v1/memories/{MISSING}/history", params={"user_id": uid}), 404, "not_found"
+    )
     assert error(
         api.get(f"/v1/memories/{now}/history", params={"user_id": "mallory"}), 404, "not_found"
     ) == missing.replace(MISSING, now)
     error(api_b.get(f"/v1/memories/{now}/history"), 404, "not_found")
-
 
 
 def test_add_content_then_search_get_list(api, uid):

@@ -100,9 +100,7 @@ class MemoryNamespace:
         if text is not None and current is not None:
             await self.client.update(current.id, text, user_id=user_id)
         elif text is not None:
-            await self.client.add(
-                messages=[{"role": "user", "content": text}], user_id=user_id
-            )
+            await self.client.add(messages=[{"role": "user", "content": text}], user_id=user_id)
         else:
             await self.client.add(messages=messages, user_id=user_id)
 

@@ -37,8 +37,8 @@ from memhub.ids import to_point_id
 from memhub.redact import redact
 from memhub.store.base import DateRange, Match, MatchAny, StoredPoint, Where, pages
 from memhub_langgraph import _items as it
-from memhub_langgraph._memories import MemoryNamespace, check_put
 from memhub_langgraph._indexer import INDEXING, PendingVectors
+from memhub_langgraph._memories import MemoryNamespace, check_put
 from memhub_langgraph._runner import LoopRunner, resolve_client
 
 _PAGE = 1000
