@@ -151,3 +151,21 @@ async def test_async_search_and_put(make_client):
     assert any("字节跳动" in line for line in shown), shown
     assert not any("阿里巴巴" in line and "字节" not in line for line in shown), shown
     await store.aclose()
+
+
+def test_limit_offset_and_filter_apply_to_the_memories(make_client):
+    with MemHubStore(make_client()) as store:
+        alice = ("memories", "alice")
+        for said in ("I live in Berlin.", "I have a daughter named Mia.", "I drive a Tesla."):
+            store.put(alice, str(uuid.uuid4()), {"data": said})
+        everything = store.search(alice, query="me", limit=10)
+        assert len(everything) == 3
+        assert [i.score for i in everything] == sorted((i.score for i in everything), reverse=True)
+        assert store.search(alice, query="me", limit=1, offset=1) == everything[1:2]
+        layer = everything[0].value["layer"]
+        assert {i.key for i in store.search(alice, query="me", filter={"layer": layer})} == {
+            i.key for i in everything if i.value["layer"] == layer
+        }
+        assert store.search(alice, query="me", filter={"layer": "nope"}) == []
+        # a search above the memory namespace lists plain items only
+        assert store.search(("memories",), query="Berlin") == []

@@ -27,6 +27,7 @@ from memhub_langgraph import _items as it
 
 TEXT_KEYS = ("content", "data", "text", "memory")
 """The value keys a put may hold its text under: LangMem's, LangGraph's docs', and two more."""
+_MAX_SEARCH = 200
 
 
 class MemoryNamespace:
@@ -60,10 +61,10 @@ class MemoryNamespace:
         """memhub's search of the user (``query``) or their current memories, newest first."""
         want = op.offset + op.limit
         if op.query:
-            # Filtering happens after the search, so ask for more than a page when filtering.
-            found = await self.client.search(
-                op.query, user_id=user_id, limit=max(want * (4 if op.filter else 1), 1)
-            )
+            # Filtering happens after the search, so ask for more than a page when filtering;
+            # memhub's search returns at most 200.
+            limit = min(max(want * (4 if op.filter else 1), 1), _MAX_SEARCH)
+            found = await self.client.search(op.query, user_id=user_id, limit=limit)
             memories = [m for group in CHAT_GROUPS for m in getattr(found.memories, group)]
             memories.sort(key=lambda m: -(m.score or 0.0))
         else:
