@@ -1,4 +1,5 @@
-"""``MemHubStore`` unchanged under LangChain's ``create_agent`` and LangMem's memory tools."""
+"""``MemHubStore`` under LangChain's ``create_agent`` (plain items) and LangMem's memory tools
+(``("memories", user)``: memhub's memory, written through ``add`` and ``update``)."""
 
 from __future__ import annotations
 
