@@ -8,8 +8,8 @@ and at the end of the session it adds the session's messages in one
 ``prompt_config.additional_context``, so the provider's prompt cache survives
 (see ``MemHubHooks``). A second session then shows the memories coming back.
 
-A scripted ``Model`` stands in for ``OpenAIChat``: it answers a "summarise"
-request from what it finds in its own prompt, so you can see what reached it.
+``memhub_agentica.testing.ScriptedModel`` stands in for ``OpenAIChat``: it answers a
+"summarise" request from what it finds in its own prompt, so you can see what reached it.
 
 Run: python examples/agentica_memory.py   (needs memhub-agentica)
 """
@@ -21,9 +21,6 @@ import logging
 import os
 import re
 import tempfile
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from typing import Any
 
 TMP = tempfile.TemporaryDirectory()
 os.environ.setdefault(
@@ -32,59 +29,36 @@ os.environ.setdefault(
 os.environ.setdefault("MEMHUB_CONFIG", os.path.join(TMP.name, "config.yaml"))
 
 from agentica import Agent, Message  # noqa: E402
-from agentica.model.base import Model  # noqa: E402
-from agentica.model.response import ModelResponse  # noqa: E402
 
 from memhub import MemoryClient  # noqa: E402
 from memhub_agentica import MemHubHooks  # noqa: E402
+from memhub_agentica.testing import ScriptedModel  # noqa: E402
 
 APP_ID = "agentica"  # optional; the default app id otherwise
 USER_ID = "demo_user"
 _MEMORIES = re.compile(r"<memhub_memories>(.*?)</memhub_memories>", re.DOTALL)
 
 
-@dataclass
-class ScriptedModel(Model):
-    """An offline stand-in for a chat model: acknowledges statements, and summarises on request
-    from the memhub memories and earlier user turns it finds in its prompt."""
-
-    id: str = "scripted-offline"
-    last_prompt: str = ""
-
-    @property
-    def request_kwargs(self) -> dict[str, Any]:
-        return {}
-
-    async def invoke(self, messages: list[Message]) -> Any:
-        raise NotImplementedError
-
-    async def invoke_stream(self, messages: list[Message]) -> Any:
-        raise NotImplementedError
-
-    async def response(self, messages: list[Message]) -> ModelResponse:
-        self.last_prompt = "\n".join(m.get_content_string() for m in messages)
-        question = messages[-1].get_content_string()
-        if "总结" in question:
-            found = [
-                line[2:].split(" [")[0]
-                for block in _MEMORIES.findall(self.last_prompt)
-                for line in block.splitlines()
-                if line.startswith("- ")
-            ]
-            said = [
-                _MEMORIES.sub("", m.get_content_string()).strip()
-                for m in messages[1:-1]
-                if m.role == "user"
-            ]
-            facts = list(dict.fromkeys(found + said))
-            text = "我了解到：" + "；".join(facts) if facts else "我还不了解你。"
-        else:
-            text = "好的，记住了。"
-        messages.append(Message(role="assistant", content=text))
-        return ModelResponse(content=text)
-
-    async def response_stream(self, messages: list[Message]) -> AsyncIterator[ModelResponse]:
-        yield await self.response(messages)
+def summarise(messages: list[Message]) -> str:
+    """What the stand-in model answers: it acknowledges statements, and on a "summarise"
+    request lists the memhub memories and earlier user turns it finds in its prompt."""
+    question = messages[-1].get_content_string()
+    if "总结" not in question:
+        return "好的，记住了。"
+    prompt = "\n".join(m.get_content_string() for m in messages)
+    found = [
+        line[2:].split(" [")[0]
+        for block in _MEMORIES.findall(prompt)
+        for line in block.splitlines()
+        if line.startswith("- ")
+    ]
+    said = [
+        _MEMORIES.sub("", m.get_content_string()).strip()
+        for m in messages[1:-1]
+        if m.role == "user"
+    ]
+    facts = list(dict.fromkeys(found + said))
+    return "我了解到：" + "；".join(facts) if facts else "我还不了解你。"
 
 
 def quiet(agent: Agent) -> Agent:
@@ -101,7 +75,7 @@ async def main() -> None:
     try:
         agent = quiet(
             Agent(
-                model=ScriptedModel(),
+                model=ScriptedModel(respond=summarise),
                 add_history_to_context=True,
                 instructions="你是一个友好的助手，请记住用户告诉你的信息。",
             )
@@ -123,7 +97,7 @@ async def main() -> None:
         )
 
         print("\n== a new session")
-        model = ScriptedModel()
+        model = ScriptedModel(respond=summarise)
         agent = quiet(
             Agent(model=model, add_history_to_context=True, instructions="你是一个友好的助手。")
         )
@@ -131,7 +105,7 @@ async def main() -> None:
         reply = await agent.run(question, hooks=hooks)
         print(f"User: {question}")
         print(f"Assistant: {reply.content}")
-        print(f"memory reached the prompt: {'我最喜欢的颜色是蓝色' in model.last_prompt}")
+        print(f"memory reached the prompt: {'我最喜欢的颜色是蓝色' in model.everything()}")
         await hooks.flush_pending(agent)
     finally:
         await memory.aclose()

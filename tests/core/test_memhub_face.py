@@ -23,6 +23,24 @@ async def test_quickstart_profile_with_evolution_chain(client):
     assert profile[0].evolution_chain == [old_id]
 
 
+async def test_an_add_names_the_memories_it_made_beside_the_raw_record(client):
+    written = await client.add(
+        content="We use Vue 3 for the frontend and Go for the backend.", user_id="alice"
+    )
+    (fact,) = written.memory_ids
+    assert (await client.get(written.memory_id)).layer == "raw"  # the spec's L0_RAW id
+    assert (await client.get(fact)).content == written.decisions[0].candidate
+    switched = await client.add(
+        content="We switched the frontend from Vue 3 to React.", user_id="alice"
+    )
+    (decision,) = switched.decisions
+    assert decision.action == "OVERRIDE" and decision.kept  # Go stays, as a memory of its own
+    assert switched.memory_ids == [decision.memory_id, *decision.kept]
+    current = {m.id for m in await client.list(user_id="alice")}
+    assert set(switched.memory_ids) == current
+    assert (await client.add(content="谢谢！", user_id="alice")).memory_ids == []
+
+
 async def test_messages_keep_one_raw_record_per_turn_and_drop_system(client):
     result = await client.add(
         messages=[

@@ -131,3 +131,29 @@ def test_clients_on_one_store_in_one_process_share_its_engine(tmp_path):
         assert first.recall("Kubernetes").atoms  # the last client to close closes the store
     with SyncMemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as again:
         assert len(again.recall("数据库 Kubernetes", limit=10).atoms) == 2
+
+
+def test_an_async_client_closes_from_sync_code_and_refuses_inside_a_loop(tmp_path):
+    client = MemoryClient(storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path)
+    asyncio.run(client.memorize("项目用 PostgreSQL 16 做主数据库"))
+
+    async def inside() -> None:
+        with pytest.raises(UsageError, match="await client.aclose"):
+            client.close()
+
+    asyncio.run(inside())
+    assert asyncio.run(client.recall("数据库")).atoms  # the refused close changed nothing
+    client.close()
+    client.close()  # a second close does nothing
+    # the store is released: another process opens it
+    child = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(tmp_path / "s"), str(tmp_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout.readline().strip() == "open"
+    finally:
+        child.stdin.close()
+        child.wait(60)

@@ -41,6 +41,13 @@ CASES = [
         ],
     ),
     ("examples/langgraph_memory_graph.py", []),
+    (
+        "examples/langgraph_store_memories.py",
+        [
+            "User memories:\n- I moved to Munich last month\n",
+            "alice's memories: ['I moved to Munich last month']",
+        ],
+    ),
 ]
 
 

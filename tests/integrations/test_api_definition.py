@@ -25,7 +25,7 @@ from memhub_server.app import create_app
 from memhub_server.auth import KeyStore
 
 REQUIRED = object()  # the "default" of a parameter without one
-LIFECYCLE = {"open", "aclose"}
+LIFECYCLE = {"open", "aclose", "close"}
 
 # Arguments that never leave the caller's process: a progress callback, a local file.
 LOCAL = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +15,7 @@ from memhub.embed.base import Embedder
 from memhub.engine import digest as digest_ops
 from memhub.engine import erase, hmg, read, shared, transfer, write
 from memhub.engine.core import Engine, acting_tenant
-from memhub.errors import InvalidInputError, StoreLockedError
+from memhub.errors import InvalidInputError, StoreLockedError, UsageError
 from memhub.models import (
     ConversationResult,
     CorrectResult,
@@ -225,6 +226,22 @@ class MemoryClient:
         self._closed = True
         if not self._shared or shared.release(self.engine):
             await self.engine.close()
+
+    def close(self) -> None:
+        """Close the client from synchronous code (a script's end, a test's teardown).
+
+        Inside async code, ``await client.aclose()`` (or ``async with``) instead: called
+        there, ``close`` raises ``UsageError`` rather than block the running loop.
+        """
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            asyncio.run(self.aclose())
+            return
+        raise UsageError(
+            "MemoryClient.close() was called inside a running event loop, which it would "
+            "block; use `await client.aclose()` there"
+        )
 
     async def __aenter__(self) -> MemoryClient:
         return await self.open()

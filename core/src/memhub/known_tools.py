@@ -24,6 +24,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -223,7 +224,13 @@ class _Kind:
 
 
 _HEAD = re.compile(r"[a-z0-9]+")
-_KINDS = [_Kind.of(*kind) for kind in KINDS.values()]
+
+
+@functools.cache
+def _kinds() -> list[_Kind]:
+    """The kinds with their compiled patterns, made on first use: compiling them takes
+    ~1 s on a busy 2-core machine, which ``import memhub`` must not pay."""
+    return [_Kind.of(*kind) for kind in KINDS.values()]
 
 
 def _named(text: str) -> list[_Kind]:
@@ -231,7 +238,7 @@ def _named(text: str) -> list[_Kind]:
     on Chinese text, so each kind's pattern runs only on a text that holds one of its
     names' words (one pass to split the text into words): a long document stays cheap."""
     words = set(_HEAD.findall(text.lower()))
-    return [kind for kind in _KINDS if kind.named_in(text, words)]
+    return [kind for kind in _kinds() if kind.named_in(text, words)]
 
 
 def names_a_tool(text: str) -> bool:

@@ -194,6 +194,12 @@ class WriteResult(BaseModel):
     scene: Literal["chat", "coding"] = "chat"
     procedure_ids: list[str] = Field(default_factory=list)
     raw_ids: list[str] = Field(default_factory=list, description="one L0 record per message")
+    memory_ids: list[str] = Field(
+        default_factory=list,
+        description="the memories this write created (facts, profile items, procedures; with "
+        "what an OVERRIDE kept of the memory it superseded), in decision order: the ids that "
+        "get() and history() take, where memory_id is the raw record",
+    )
 
 
 class MemoryItem(BaseModel):

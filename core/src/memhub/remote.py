@@ -125,6 +125,7 @@ def _joined(results: list[WriteResult]) -> WriteResult:
         scene="coding" if any(r.scene == "coding" for r in results) else first.scene,
         procedure_ids=[i for r in results for i in r.procedure_ids],
         raw_ids=[i for r in results for i in r.raw_ids],
+        memory_ids=[i for r in results for i in r.memory_ids],
     )
 
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
-from ag_fakes import ScriptedModel, ToolCallingModel
 from agentica import Agent
 
 from memhub import UsageError
 from memhub_agentica import MemHubAgentHooks, MemHubHooks
+from memhub_agentica.testing import ScriptedModel, ToolCall
 
 SESSION_ONE = ["我最喜欢的颜色是蓝色", "我喜欢吃川菜", "总结一下你了解到的关于我的信息"]
 
@@ -190,9 +189,7 @@ async def test_every_model_call_of_a_turn_sees_the_block_once(client):
         """The weather of a city."""
         return f"sunny in {city}"
 
-    model = ToolCallingModel(
-        replies=["Sunny in Munich."], tool="weather", args='{"city": "Munich"}'
-    )
+    model = ScriptedModel(replies=[ToolCall("weather", {"city": "Munich"}), "Sunny in Munich."])
     agent = _agent(model, tools=[weather])
 
     await agent.run("What's the weather where I live?", hooks=hooks)
@@ -221,10 +218,9 @@ def test_a_session_never_flushed_is_reported_at_exit(tmp_path):
     script.write_text(
         textwrap.dedent(
             f"""
-            import asyncio, os, sys
-            sys.path.insert(0, {str(Path(__file__).parent)!r})
+            import asyncio, os
             os.environ["AGENTICA_HOME"] = {str(tmp_path / "home")!r}
-            from ag_fakes import ScriptedModel, ToolCallingModel
+            from memhub_agentica.testing import ScriptedModel
             from agentica import Agent
             from memhub import SyncMemoryClient
             from memhub.testing import HashEmbedder

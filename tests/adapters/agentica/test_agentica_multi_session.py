@@ -4,12 +4,12 @@ the real e5 embedder."""
 from __future__ import annotations
 
 import pytest
-from ag_fakes import ScriptedModel
 from agentica import Agent
 from multi_session import STORIES, Story, assert_current, assert_every_turn
 
 from memhub import MemoryClient
 from memhub_agentica import MemHubHooks
+from memhub_agentica.testing import ScriptedModel
 
 
 @pytest.mark.parametrize("story", STORIES)

@@ -1,4 +1,5 @@
-"""``MemHubStore`` unchanged under LangChain's ``create_agent`` and LangMem's memory tools."""
+"""``MemHubStore`` under LangChain's ``create_agent`` (plain items) and LangMem's memory tools
+(``("memories", user)``: memhub's memory, written through ``add`` and ``update``)."""
 
 from __future__ import annotations
 
@@ -86,12 +87,12 @@ def test_langmem_manage_and_search_memory_tools(make_client):
 
     writer = create_agent(
         scripted(
-            tool_call("manage_memory", action="create", content="Alice is allergic to shellfish"),
+            tool_call("manage_memory", action="create", content="I am allergic to shellfish"),
             tool_call(
                 "manage_memory",
                 "call-2",
                 action="create",
-                content="Alice plays the cello on Sundays",
+                content="I play the cello on Sundays",
             ),
             "Noted both.",
         ),
@@ -101,8 +102,8 @@ def test_langmem_manage_and_search_memory_tools(make_client):
     writer.invoke({"messages": [("user", "Remember: shellfish allergy, cello on Sundays")]}, alice)
     stored = store.search(("memories", "alice"))
     assert sorted(i.value["content"] for i in stored) == [
-        "Alice is allergic to shellfish",
-        "Alice plays the cello on Sundays",
+        "I am allergic to shellfish",
+        "I play the cello on Sundays",
     ]
 
     reader_model = scripted(
@@ -110,7 +111,7 @@ def test_langmem_manage_and_search_memory_tools(make_client):
     )
     reader = create_agent(reader_model, tools, store=store)
     outputs = _tool_outputs(reader.invoke({"messages": [("user", "What can't I eat?")]}, alice))
-    assert "Alice is allergic to shellfish" in outputs[0]
+    assert "I am allergic to shellfish" in outputs[0]
     # Hybrid search ranks the matching memory first in what the tool returned to the model.
     assert outputs[0].index("shellfish") < outputs[0].index("cello")
     assert "shellfish" in reader_model.prompt_text()
@@ -134,7 +135,7 @@ def test_langmem_manage_and_search_memory_tools(make_client):
                 "manage_memory",
                 action="update",
                 id=memory_id,
-                content="Alice plays the cello on Saturdays",
+                content="I play the cello on Saturdays",
             ),
             tool_call(
                 "manage_memory",
@@ -149,7 +150,7 @@ def test_langmem_manage_and_search_memory_tools(make_client):
     )
     editor.invoke({"messages": [("user", "It's Saturdays now, and forget the allergy")]}, alice)
     assert [i.value["content"] for i in store.search(("memories", "alice"))] == [
-        "Alice plays the cello on Saturdays"
+        "I play the cello on Saturdays"
     ]
     store.close()
 

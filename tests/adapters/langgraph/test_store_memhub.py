@@ -92,10 +92,10 @@ def test_items_carry_scope_and_stay_out_of_memhub_reads(tmp_path):
         client = MemoryClient(storage_dir=tmp_path / "store", embed=HashEmbedder(), cwd=tmp_path)
         store = MemHubStore(client, scope=namespace_scope(user_id=1))
         await store.aput(
-            ("memories", "alice"), "diet", {"text": "Alice is vegetarian"}, index=["text"]
+            ("profiles", "alice"), "diet", {"text": "Alice is vegetarian"}, index=["text"]
         )
         await store.aput(
-            ("memories", "alice"),
+            ("profiles", "alice"),
             "tags",
             {"tags": ["vegetarian cooking", "vegetarian travel"]},
             index=["tags[*]"],
@@ -113,7 +113,7 @@ def test_items_carry_scope_and_stay_out_of_memhub_reads(tmp_path):
             t.content.startswith("Alice is vegetarian and")
             for t in (await client.search_conversation("vegetarian", user_id="alice")).turns
         )
-        assert (await store.asearch(("memories",), query="vegetarian travel"))[0].key == "tags"
+        assert (await store.asearch(("profiles",), query="vegetarian travel"))[0].key == "tags"
         await store.aclose()
         await client.aclose()
 
@@ -265,24 +265,24 @@ def test_forget_user_deletes_the_users_items_and_no_one_elses(tmp_path):
     async def run() -> None:
         client = MemoryClient(storage_dir=tmp_path / "store", embed=HashEmbedder(), cwd=tmp_path)
         store = MemHubStore(client, scope=namespace_scope(user_id=1))
-        await store.aput(("memories", "alice"), "diet", {"text": "Alice is vegetarian"})
+        await store.aput(("profiles", "alice"), "diet", {"text": "Alice is vegetarian"})
         await store.aput(
-            ("memories", "alice"),
+            ("profiles", "alice"),
             "tags",
             {"tags": ["vegetarian cooking", "vegetarian travel"]},
             index=["tags[*]"],
         )
-        await store.aput(("memories", "bob"), "diet", {"text": "Bob is vegetarian too"})
+        await store.aput(("profiles", "bob"), "diet", {"text": "Bob is vegetarian too"})
         written = await client.add("Alice is vegetarian", user_id="alice")
 
         result = await client.forget_user("alice")
 
         assert result.tombstoned == 2 + len(written.raw_ids) + written.extracted_count
-        assert await store.aget(("memories", "alice"), "diet") is None
-        found = await store.asearch(("memories",), query="vegetarian travel")
-        assert [(i.namespace, i.key) for i in found] == [(("memories", "bob"), "diet")]
-        assert [i.namespace for i in await store.asearch(("memories",))] == [("memories", "bob")]
-        assert await store.alist_namespaces() == [("memories", "bob")]
+        assert await store.aget(("profiles", "alice"), "diet") is None
+        found = await store.asearch(("profiles",), query="vegetarian travel")
+        assert [(i.namespace, i.key) for i in found] == [(("profiles", "bob"), "diet")]
+        assert [i.namespace for i in await store.asearch(("profiles",))] == [("profiles", "bob")]
+        assert await store.alist_namespaces() == [("profiles", "bob")]
         assert {p["user_id"] for p in _points(store, "item_text")} == set()
         assert (await client.forget_user("alice")).tombstoned == 0
         await store.aclose()

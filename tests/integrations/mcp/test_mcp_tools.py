@@ -162,6 +162,8 @@ class Scenarios:
         assert len(written["raw_ids"]) == 2 and written["memory_id"] == written["raw_ids"][0]
         found = (await call(server, "search", query="用户的编程语言偏好", user_id=user))["memories"]
         assert any("Java" in m["content"] for group in found.values() if group for m in group)
+        shown = {m["id"] for group in found.values() if group for m in group}
+        assert written["memory_ids"] and set(written["memory_ids"]) <= shown  # the facts
         turns = (await call(server, "search_conversation", query="编程语言 Java", user_id=user))[
             "turns"
         ]

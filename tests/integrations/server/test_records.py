@@ -48,6 +48,13 @@ def test_the_langgraph_store_and_checkpointer_work_through_the_hub(hub, fresh_st
         assert store.list_namespaces() == [("notes", "alice")]
         store.put(("notes", "alice"), "pet", None)
         assert store.get(("notes", "alice"), "pet") is None
+        # the memory namespace is the user's memhub memory, through the hub as well
+        memories = ("memories", "alice")
+        store.put(memories, "m", {"content": "I live in Lyon"})
+        store.put(memories, "q", {"content": "Where is a good bakery?"})  # a question: not kept
+        (memory,) = store.search(memories, query="Where do I live?")
+        assert memory.value["content"] == "I live in Lyon"
+        assert store.get(memories, memory.key).value["memory_id"] == memory.value["memory_id"]
 
         saver = MemHubCheckpointer(client)
         assert client.async_client.records.writes("checkpoints") is None  # nothing kept in memory

@@ -37,6 +37,7 @@ ROUTES = {
     ("post", "/v1/memories/search-conversation"): "ConversationResult",
     ("post", "/v1/memories/conversation"): "ConversationResult",
     ("get", "/v1/memories/{memory_id}"): "MemoryItem",
+    ("get", "/v1/memories/{memory_id}/history"): "HistoryResult",
     ("put", "/v1/memories/{memory_id}"): "UpdateResult",
     ("delete", "/v1/memories/{memory_id}"): "DeleteResult",
     ("delete", "/v1/users/{user_id}"): "ForgetResult",

@@ -72,6 +72,7 @@ async def test_remote_round_trip_matches_the_sdk(remote):
         content="我最爱的编程语言是 Java", user_id="alice", metadata={"k": "v"}
     )
     fact = written.decisions[0].memory_id
+    assert written.memory_ids == [fact] != [written.memory_id]  # the fact, not the raw turn
     found = await client.search("编程语言", user_id="alice")
     assert [m.id for m in found.memories.all()] == [fact]
     assert (await client.get(fact, user_id="alice")).metadata == {"k": "v"}

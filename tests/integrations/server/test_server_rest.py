@@ -26,6 +26,30 @@ def error(response, status: int, code: str) -> str:
 # -- the MemHub face ------------------------------------------------------------------
 
 
+def test_an_add_names_its_memories_and_their_history_is_at_their_path(api, api_b, uid):
+    written = ok(api.post("/v1/memories/", json={"content": "我住在上海", "user_id": uid}))
+    moved = ok(api.post("/v1/memories/", json={"content": "我上个月搬到北京了", "user_id": uid}))
+    (first,), (now,) = written["memory_ids"], moved["memory_ids"]
+    # memory_id is the raw turn; memory_ids are the facts made of it
+    assert ok(api.get(f"/v1/memories/{written['memory_id']}"))["layer"] == "raw"
+    assert (
+        ok(api.get(f"/v1/memories/{now}", params={"user_id": uid}))["content"]
+        == "我上个月搬到北京了"
+    )
+
+    history = ok(api.get(f"/v1/memories/{now}/history", params={"user_id": uid}))
+    assert history == ok(api.get(f"/v1/hmg/history/{now}", params={"user_id": uid}))
+    assert first in json.dumps(history)  # it names the memory it superseded
+    # the same scope rules: another user, another tenant or no such memory is a 404 alike
+    missing = error(
+        api.get(f"/v1/memories/{MISSING}/history", params={"user_id": uid}), 404, "not_found"
+    )
+    assert error(
+        api.get(f"/v1/memories/{now}/history", params={"user_id": "mallory"}), 404, "not_found"
+    ) == missing.replace(MISSING, now)
+    error(api_b.get(f"/v1/memories/{now}/history"), 404, "not_found")
+
+
 def test_add_content_then_search_get_list(api, uid):
     written = ok(
         api.post(

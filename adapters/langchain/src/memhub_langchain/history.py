@@ -24,6 +24,10 @@ class MemHubChatMessageHistory(BaseChatMessageHistory):
     reads; ``govern`` erases). System and tool messages are not stored, as
     everywhere in memhub.
 
+    For existing ``RunnableWithMessageHistory`` code: LangChain deprecates it in favour of
+    LangGraph's persistence, so new code should use ``MemHubMiddleware`` with
+    ``create_agent(..., checkpointer=...)`` instead.
+
     Example:
         >>> chain = RunnableWithMessageHistory(
         ...     prompt | model,

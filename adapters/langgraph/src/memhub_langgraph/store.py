@@ -38,6 +38,7 @@ from memhub.redact import redact
 from memhub.store.base import DateRange, Match, MatchAny, StoredPoint, Where, pages
 from memhub_langgraph import _items as it
 from memhub_langgraph._indexer import INDEXING, PendingVectors
+from memhub_langgraph._memories import MemoryNamespace, check_put
 from memhub_langgraph._runner import LoopRunner, resolve_client
 
 _PAGE = 1000
@@ -49,9 +50,11 @@ class MemHubStore(BaseStore):
     Example:
         >>> client = MemoryClient(storage_dir="./.memhub_data")
         >>> store = MemHubStore(client, scope=namespace_scope(user_id=1))
-        >>> store.put(("memories", "alice"), "diet", {"text": "Alice is vegetarian"})
-        >>> store.search(("memories", "alice"), query="what does alice eat?")[0].value
-        {'text': 'Alice is vegetarian'}
+        >>> store.put(("prefs", "alice"), "diet", {"text": "vegetarian"})  # a plain item
+        >>> store.put(("memories", "alice"), "m1", {"content": "I live in Berlin"})  # add
+        >>> store.put(("memories", "alice"), "m2", {"content": "I moved to Munich"})
+        >>> [i.value["content"] for i in store.search(("memories", "alice"), query="city")]
+        ['I moved to Munich']
         >>> graph = builder.compile(store=store)
 
     Args:
@@ -69,6 +72,15 @@ class MemHubStore(BaseStore):
         scope: namespace -> memhub scope keys stored on each item, e.g.
             ``namespace_scope(user_id=1)`` tags ``("memories", "alice")`` with
             ``user_id="alice"``. Default: only the client's tenant and app_id.
+        memory_namespace: the prefix of the memory namespace (default ``("memories",)``):
+            ``(*prefix, user_id)`` is that user's memhub memory, the way LangGraph's docs and
+            LangMem read it. ``search`` there is memhub's reconciled search (values
+            ``{"content", "data", "layer", "occurred_at"}``, keys the memory ids); a ``put``
+            of text (under ``content``, ``data``, ``text`` or ``memory``) or of
+            ``{"messages": [...]}`` goes through ``add``, a put to the key of a current
+            memory replaces it (``update``), a put of ``None`` deletes it; ``get`` reads
+            one memory by id. ``ttl`` and ``index`` do not apply there. ``None``: every
+            namespace is plain items.
 
     Semantics follow LangGraph's ``InMemoryStore``: a put with ``value=None``
     deletes; in one batch the last put to a key wins and reads see the state
@@ -88,6 +100,7 @@ class MemHubStore(BaseStore):
         index: IndexConfig | None = None,
         ttl: TTLConfig | None = None,
         scope: it.ScopeFn | None = None,
+        memory_namespace: tuple[str, ...] | None = ("memories",),
     ) -> None:
         self.client, self._owns_client = resolve_client(client, storage_dir, embed, "MemHubStore")
         engine = getattr(self.client, "engine", None)  # a remote client embeds on the server
@@ -107,6 +120,7 @@ class MemHubStore(BaseStore):
         self._fields = it.tokenized_fields(fields)
         self.ttl_config = ttl
         self._scope = scope or it.no_scope
+        self._memories = MemoryNamespace(self.client, memory_namespace)
         self._tenant = ""  # the client's records' tenant, read once the client is open
         self._app_id = self.client.scope.app_id
         self._sweeper: concurrent.futures.Future | None = None
@@ -178,19 +192,34 @@ class MemHubStore(BaseStore):
             if not isinstance(op, GetOp | SearchOp | ListNamespacesOp | PutOp):
                 raise ValueError(f"Unknown operation type: {type(op)}")
             validate_op_namespace(op)
+            if isinstance(op, PutOp) and self._memories.user_of(op.namespace) is not None:
+                check_put(op)  # bad input fails the batch before anything is written
         if self._vectors and any(isinstance(op, SearchOp) and op.query for op in ops):
             await self._vectors.drain()  # a search sees every put made before it
         at = it.now()
         results: list[Result] = [None] * len(ops)
-        gets = [(i, op) for i, op in enumerate(ops) if isinstance(op, GetOp)]
+        user_of = self._memories.user_of
+        gets = [
+            (i, op)
+            for i, op in enumerate(ops)
+            if isinstance(op, GetOp) and user_of(op.namespace) is None
+        ]
         if gets:
             for (i, _), item in zip(
                 gets, await self._get_many([op for _, op in gets], at), strict=True
             ):
                 results[i] = item
         puts: dict[tuple[tuple[str, ...], str], PutOp] = {}
+        memory_puts: dict[tuple[tuple[str, ...], str], tuple[PutOp, str]] = {}
         for i, op in enumerate(ops):
-            if isinstance(op, SearchOp):
+            user = _memory_user(op, user_of)
+            if user is not None and isinstance(op, GetOp):
+                results[i] = await self._memories.get(op, user)
+            elif user is not None and isinstance(op, SearchOp):
+                results[i] = await self._memories.search(op, user)
+            elif user is not None and isinstance(op, PutOp):
+                memory_puts[(tuple(op.namespace), op.key)] = (op, user)
+            elif isinstance(op, SearchOp):
                 results[i] = await self._search(op, at)
             elif isinstance(op, ListNamespacesOp):
                 results[i] = await self._list_namespaces(op, at)
@@ -199,6 +228,8 @@ class MemHubStore(BaseStore):
         if puts:
             async with self._lock():
                 await self._apply_puts(puts, it.now())
+        for op, user in memory_puts.values():
+            await self._memories.put(op, user)
         return results
 
     def _lock(self) -> asyncio.Lock:
@@ -453,6 +484,15 @@ class MemHubStore(BaseStore):
             return False
         self._sweeper = None
         return True
+
+
+def _memory_user(op: Op, user_of: Any) -> str | None:
+    """The user whose memory ``op`` reads or writes, if it is on the memory namespace."""
+    if isinstance(op, SearchOp):
+        return user_of(op.namespace_prefix)
+    if isinstance(op, GetOp | PutOp):
+        return user_of(op.namespace)
+    return None
 
 
 def _indexable(text: str) -> str:

@@ -152,6 +152,7 @@ async def add(
         scene="coding" if coding else "chat",
         procedure_ids=procedure_ids,
         raw_ids=[r["id"] for r in raw],
+        memory_ids=[i for d in written for i in (d.memory_id, *d.kept) if i],
     )
 
 

@@ -305,7 +305,8 @@ sealed.
         """Write a conversation (messages, preferred) or one statement (content) into a USER's
         long-term memory. memhub keeps the raw turns, extracts facts and profile items (likes,
         plans, circumstances) and reconciles each with what it already knows about that user:
-        result.decisions says ADD, NOOP, OVERRIDE (new version), SUPPLEMENT, ... per candidate.
+        result.decisions says ADD, NOOP, OVERRIDE (new version), SUPPLEMENT, ... per candidate;
+        result.memory_ids are the memories it wrote (result.memory_id is the raw turn).
         Coding sessions with tool calls also yield reusable procedures (task -> solution).
         Call it once at the end of a conversation (or every few turns) with the whole exchange,
         not after every message; at most 12 user/assistant messages per call by default (the

@@ -1,5 +1,5 @@
-"""The MemHub face: ``/v1/memories`` (add, search, search-conversation, get, list, update, delete)
-and ``/v1/users`` (forget a user).
+"""The MemHub face: ``/v1/memories`` (add, search, search-conversation, get, history, list,
+update, delete) and ``/v1/users`` (forget a user).
 
 Each route is the SDK call of the same name, in the tenant of the request's key; its body
 (or query) is the call's keyword arguments (``Body.arguments``). Like
@@ -14,7 +14,14 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from starlette.exceptions import HTTPException
 
 from memhub.engine.messages import too_many_messages
-from memhub.models import ConversationResult, ForgetResult, MemoryItem, SearchResult, WriteResult
+from memhub.models import (
+    ConversationResult,
+    ForgetResult,
+    HistoryResult,
+    MemoryItem,
+    SearchResult,
+    WriteResult,
+)
 from memhub_server.deps import Client, Service, Tenant
 from memhub_server.schemas import (
     MAX_ID,
@@ -23,6 +30,7 @@ from memhub_server.schemas import (
     DeleteResult,
     Id,
     ListQuery,
+    ScopeQuery,
     SearchConversationRequest,
     SearchRequest,
     UpdateRequest,
@@ -116,6 +124,17 @@ async def get(
 ) -> MemoryItem:
     """With ``as_of``, the version of the memory that held then."""
     return await client.get(memory_id, user_id=user_id, as_of=as_of)
+
+
+@router.get(
+    "/{memory_id}/history", response_model=HistoryResult, summary="the audit trail of one memory"
+)
+async def history(
+    memory_id: MemoryId, scope: Annotated[ScopeQuery, Query()], client: Client
+) -> HistoryResult:
+    """Its current state, relations and every step with its reason: the answer of
+    ``/v1/hmg/history/{id}``, under the same scope rules, at the path of the memory."""
+    return await client.history(memory_id, **scope.arguments())
 
 
 @router.put("/{memory_id}", response_model=UpdateResult, summary="write a new version")
