@@ -1,6 +1,7 @@
 // The HMG guide's TypeScript examples and the framework examples, run as written against
 // a real `memhub serve-api` (each in its own tenant), with their printed results checked.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { runExample, startService } from "./service.mjs";
 
@@ -8,7 +9,7 @@ const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 let service;
 
 before(async () => {
-  service = await startService(["guide", "memhub", "langchain", "vercel"]);
+  service = await startService(["guide", "memhub", "langchain", "vercel", "quickstart"]);
 });
 after(async () => {
   await service?.stop();
@@ -135,4 +136,17 @@ test("by id from another checkout: the same user reaches it, another user gets n
     ...api,
   });
   assert.equal(done.epistemic, "necessary");
+});
+
+test("the README's TypeScript quickstart runs as written", () => {
+  const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+  const block = readme.split("### TypeScript")[1].split("```ts\n")[1].split("```")[0];
+  const example = readFileSync(new URL("../examples/quickstart.ts", import.meta.url), "utf8");
+  const calls = block.split("\n").filter((line) => line && !line.startsWith("const client ="));
+  for (const line of calls) assert.ok(example.includes(line), `not in the example: ${line}`);
+
+  const { lines, shown } = runExample("quickstart", service.url, service.keys.quickstart);
+  assert.equal(lines[0], "项目用 PostgreSQL 16 做主数据库，不用 MongoDB");
+  assert.equal(lines[1], `[ '${shown.ids.pg16}' ]`);
+  assert.equal(lines[2], "我最爱的编程语言是 Java");
 });

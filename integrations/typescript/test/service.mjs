@@ -93,7 +93,12 @@ export function runExample(name, url, key) {
   const shown = {};
   for (const line of lines) {
     const space = line.indexOf(" ");
-    if (space > 0) shown[line.slice(0, space)] = JSON.parse(line.slice(space + 1));
+    if (space <= 0) continue;
+    try {
+      shown[line.slice(0, space)] = JSON.parse(line.slice(space + 1));
+    } catch {
+      // a line the example prints as the guide writes it, not a labelled value
+    }
   }
   return { lines, shown };
 }
