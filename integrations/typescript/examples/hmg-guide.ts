@@ -31,17 +31,19 @@ const again = await client.memorize({ content: "项目用 PostgreSQL 16 做主�
 show("dedupe.effect", again.effect);
 
 // 记住了，然后怎么找回来？
-const pg16 = await (async () => {
+let pg16: string;
+{
   const result = await client.recall({
     query: "数据库选型",
   });
   // result.atoms: [{ atom_id, content, score, created_at, source }]
   show("recall.atoms", result.atoms);
-  return result.atoms[0]!.atom_id;
-})();
+  pg16 = result.atoms[0]!.atom_id;
+}
 
 // 记忆过时了怎么办？推荐做法：replace
-const pg17 = await (async () => {
+let pg17: string;
+{
   const result = await client.correct({
     target_atom: pg16, // "01HKX2ABCDEF..."
     action: "replace",
@@ -50,8 +52,8 @@ const pg17 = await (async () => {
   });
   // → result.new_atom_id: "01NEW..."
   show("replace.new_atom_id", result.new_atom_id);
-  return result.new_atom_id!;
-})();
+  pg17 = result.new_atom_id!;
+}
 show("recall.after_replace", (await client.recall({ query: "数据库选型" })).atoms[0]?.content);
 show("history.pg17.supersedes", (await client.history({ atom_id: pg17 })).relations.supersedes);
 
