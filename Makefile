@@ -1,6 +1,7 @@
 # Two commands on a fresh machine with only python3, pip and make:
 #   make demo   - the HMG guide scenario, offline
-#   make test   - the gates (make lint), then the whole test suite
+#   make test   - the gates (make lint), then the whole test suite, then the TypeScript
+#                 client's (make test-ts: needs node >= 18 and npm; .ci/run installs them)
 # Both create .venv, install uv into it and sync the workspace first.
 
 PYTHON ?= python3
@@ -10,7 +11,7 @@ PY := $(VENV)/bin/python
 UV_VERSION := 0.13.8
 STAMP := $(VENV)/.synced
 
-.PHONY: demo test bench lint sync clean
+.PHONY: demo test test-ts bench lint sync clean
 
 $(UV):
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +29,25 @@ demo: $(STAMP)
 # The gates run first: a tree that is not lint-, format- and type-clean does not test green.
 test: lint
 	$(PY) -m pytest -q
+	$(MAKE) test-ts
+
+TS := integrations/typescript
+
+# The TypeScript client: its types against the REST service's schema (the drift check
+# says the command that regenerates them), a type check of the client and of every
+# example, an `npm pack`, then `node --test` (the guide's examples against a real
+# `memhub serve-api` on a free port).
+test-ts: $(STAMP)
+	@command -v npm >/dev/null || { echo "make test-ts needs node (>= 18) and npm" >&2; exit 1; }
+	cd $(TS) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(TS) && MEMHUB_PYTHON=$(abspath $(PY)) npm run --silent check:schema
+	cd $(TS) && npm run --silent build
+	cd $(TS)/examples && npm ci --no-audit --no-fund --loglevel=error
+	cd $(TS) && npm run --silent typecheck
+	cd $(TS)/examples && npm run --silent build
+	tmp=$$(mktemp -d) && (cd $(TS) && npm pack --silent --pack-destination "$$tmp" >/dev/null) \
+		&& ls "$$tmp"/memhub-client-*.tgz && rm -rf "$$tmp"
+	cd $(TS) && MEMHUB_BIN=$(abspath $(VENV)/bin/memhub) npm test
 
 MADIAL ?= ../shared/bench-data/madial
 LOCOMO ?= ../shared/bench-data/locomo-dev/locomo_dev5.json
@@ -51,6 +71,8 @@ bench: $(STAMP)
 	$(PY) bench/inspector_bench.py
 	$(PY) bench/transfer_bench.py
 	$(PY) bench/server_load.py --quick --slow-judge 5
+	@if command -v node >/dev/null && [ -d $(TS)/dist ]; then node bench/ts_client_overhead.mjs; \
+	else echo "bench/ts_client_overhead.mjs skipped: run make test-ts first (needs node)"; fi
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -243,6 +243,31 @@ def test_global_options_work_after_the_command_and_scope_overrides_apply(cli):
     )
 
 
+def test_an_id_written_in_a_repository_is_reached_from_the_home_directory(cli, monkeypatch):
+    # What a new user tries: memorize inside a checkout, then ask for the id from ~.
+    repo = cli.store.parent / "web"
+    git = repo / ".git"
+    git.mkdir(parents=True)
+    (git / "HEAD").write_text("ref: refs/heads/main\n")
+    (git / "config").write_text('[remote "origin"]\n\turl = git@github.com:acme/web.git\n')
+    home = cli.store.parent / "home"
+    home.mkdir()
+    monkeypatch.chdir(repo)
+    atom_id = memorize(cli, "部署前先跑 make check")
+
+    monkeypatch.chdir(home)
+    assert cli("--json", "recall", "部署").json()["atoms"] == []  # recall still narrows
+    shown = cli("--json", "history", atom_id)
+    assert shown.code == 0, shown.err
+    assert shown.json()["current"]["scope"]["repository"] == "acme/web"
+    fixed = cli("--json", "correct", atom_id, "confirm_necessary", "--reason", "CI enforces it")
+    assert fixed.code == 0, fixed.err
+    assert fixed.json()["epistemic"] == "necessary"
+    # another user's call still answers like a missing id
+    other = cli("history", atom_id, "--user-id", "mallory")
+    assert other.code == cli("history", MISSING, "--user-id", "mallory").code == 3
+
+
 def test_unknown_id_exits_3(cli):
     for argv in (("history", MISSING), ("correct", MISSING, "negate", "--reason", "x")):
         r = cli(*argv)

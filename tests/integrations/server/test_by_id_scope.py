@@ -1,12 +1,14 @@
-"""Users (and apps, and checkouts) of one tenant are kept apart on every by-id operation,
+"""Tenants, users (and apps) are kept apart on every by-id operation, checkouts are not,
 and every door takes the same ids.
 
 Every door (the async SDK, the sync SDK, ``RemoteClient``, the REST routes, the MCP
 tools and a client reaching the local hub) × every operation on one memory by its id
-(get, update, delete, history, correct, govern): a memory outside the caller's scope
-gets exactly the answer of an id that does not exist, and is left unchanged; its owner
-still reaches it. An id the SDK refuses (blank, too long, control characters, a
-wildcard user) is refused by every door, and surrounding spaces are dropped everywhere. Real stores
+(get, update, delete, history, correct, govern): a memory of another tenant, user or app
+gets exactly the answer of an id that does not exist, also asked from another checkout,
+and is left unchanged; its owner reaches it from any checkout (or from none: a home
+directory), since a scope narrows what is recalled, not which ids exist. An id the SDK
+refuses (blank, too long, control characters, a wildcard user) is refused by every door,
+and surrounding spaces are dropped everywhere. Real stores
 throughout; the doors run on their own event loops.
 """
 
@@ -39,7 +41,9 @@ pytestmark = [pytest.mark.enable_socket, pytest.mark.network]  # the hub listens
 
 MISSING = "01ARZ3NDEKTSV4RRFFQ69G5FAV"  # a valid id no memory has
 MEMHUB_OPS = ("get", "update", "delete")  # the MemHub face: scoped by user_id only
-HMG_OPS = ("history", "correct", "govern")  # the HMG face: user, app and checkout
+HMG_OPS = ("history", "correct", "govern")  # the HMG face: user and app, any checkout
+WEB = {"workspace": "/home/alice/web", "repository": "acme/web", "branch": "main"}
+API = {"workspace": "/home/alice/api", "repository": "acme/api", "branch": "dev"}
 
 
 @dataclass(frozen=True)
@@ -55,21 +59,30 @@ class Case:
 
 CASES = (
     Case("other user", {"user_id": "alice"}, {"user_id": "mallory"}, MEMHUB_OPS + HMG_OPS),
+    Case(
+        "other user, other checkout",
+        {"user_id": "alice", **WEB},
+        {"user_id": "mallory", **API},
+        MEMHUB_OPS + HMG_OPS,
+    ),
     Case("other app", {"user_id": "alice", "app_id": "crm"}, {"user_id": "alice"}, HMG_OPS),
-    Case(
-        "other repository",
-        {"repository": "acme/web", "branch": "main"},
-        {"repository": "acme/api", "branch": "main"},
-        HMG_OPS,
-    ),
-    Case(
-        "other branch",
-        {"repository": "acme/web", "branch": "main"},
-        {"repository": "acme/web", "branch": "dev"},
-        HMG_OPS,
-    ),
     Case("other tenant", {"user_id": "alice"}, {"user_id": "alice"}, MEMHUB_OPS + HMG_OPS, True),
+    Case(
+        "other tenant, other checkout",
+        {"user_id": "alice", **WEB},
+        {"user_id": "alice", **API},
+        MEMHUB_OPS + HMG_OPS,
+        True,
+    ),
 )
+# The same user from elsewhere: another repository and branch, another branch of the same
+# repository, no checkout at all (a home directory), and no user named (the tenant's own).
+REACHED = {
+    "other repository": ({"user_id": "alice", **WEB}, {"user_id": "alice", **API}),
+    "other branch": ({"user_id": "alice", **WEB}, {"user_id": "alice", **WEB, "branch": "dev"}),
+    "no checkout": ({"user_id": "alice", **WEB}, {"user_id": "alice"}),
+    "the tenant": ({"user_id": "alice", **WEB}, API),
+}
 
 
 class Loop:
@@ -350,6 +363,26 @@ def test_a_memory_outside_the_callers_scope_answers_like_a_missing_id(door: Door
             assert door.call(op, atom_id, case.owner) == ("ok",), case.name
         checked += 1
     assert checked
+
+
+@pytest.mark.parametrize("op", MEMHUB_OPS + HMG_OPS)
+@pytest.mark.parametrize("where", list(REACHED))
+def test_a_memory_is_reached_by_its_id_from_any_checkout(door: Door, op: str, where: str):
+    if op not in door.ops:
+        pytest.skip(f"this door has no {op}")
+    owner_keys, caller = REACHED[where]
+    owner = Scope(tenant=door.tenant, app_id="default").with_(**owner_keys)
+    text = f"the release train leaves on Thursdays ({op}, {where})"
+    atom_id = door.engine(lambda e: hmg.memorize(e, text, owner)).atom_id
+    before = door.engine(lambda e: _state(e, atom_id))
+
+    assert door.call(op, atom_id, caller) == ("ok",)
+    after = door.engine(lambda e: _state(e, atom_id))
+    if op in ("get", "history"):
+        assert after == before
+    else:  # the write happened: a new version, an archive, a negation or a seal
+        assert after[0]["status"] != before[0]["status"] or after[0]["exposure"] == "sealed"
+        assert len(after[1]) > len(before[1])
 
 
 def test_a_wildcard_app_or_checkout_widens_but_never_crosses_users(door: Door):

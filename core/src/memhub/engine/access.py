@@ -22,7 +22,7 @@ before is found the same way.
 
 An operation on one memory by its id (get, update, delete, history, correct, govern)
 does not query: it reads the point and asks :func:`owned` whether the caller's scope
-may touch it, with the same rules as a read.
+may touch it: tenant, user and app as a read has them, and any checkout.
 """
 
 from __future__ import annotations
@@ -98,27 +98,23 @@ def read_keys(
 def owned(payload: Memory, scope: Scope) -> bool:
     """Whether a by-id operation called with ``scope`` may touch this memory.
 
-    The rules of a read (``memhub.engine.filters.visible``), applied to one record:
-    the same tenant; the user and the app the call names (a call naming none is the
-    tenant's own, over every user or app; ``"*"`` widens an app too); and for each of
-    ``workspace``, ``repository`` and ``branch``, a memory bound to a checkout only
-    from that checkout (``"*"`` widens), one bound to none from everywhere. Agent and
-    session are provenance, not walls. A tombstone keeps only its id and times, so only
-    a call naming no user reaches it. A memory that fails this is answered exactly like a
-    missing id, so a caller cannot tell "not yours" from "does not exist".
+    Tenant and user are walls; the checkout is not. A scope narrows what a read
+    *recalls* by default, but an id names one memory: ``memhub history ID`` run from
+    the home directory, or an SDK client in another checkout, reaches a memory written
+    in a repository. So the call needs the same tenant; the user it names (a call
+    naming none is the tenant's own, over every user); and the app it names (``"*"``
+    widens; an app is a product of its own, as in every read). ``workspace``,
+    ``repository`` and ``branch`` are not compared, and agent and session are
+    provenance. A tombstone keeps only its id and times, so only a call naming no user
+    reaches it. A memory that fails this is answered exactly like a missing id, so a
+    caller cannot tell "not yours" from "does not exist".
     """
     if payload.get("tenant") != scope.tenant:
         return False
     if payload.get("exposure") == "tombstoned":
-        # only the id and times remain (no user, app or checkout to compare): the tenant's
-        # own calls, naming no user, reach it; a call on a user's behalf does not
+        # only the id and times remain (no user or app to compare): the tenant's own
+        # calls, naming no user, reach it; a call on a user's behalf does not
         return scope.user_id is None
     if scope.user_id is not None and payload.get("user_id") != scope.user_id:
         return False
-    if scope.app_id not in (None, ANY) and payload.get("app_id") != scope.app_id:
-        return False
-    for key in BINDING_KEYS:
-        wanted, bound = getattr(scope, key), as_stored(payload).get(key)
-        if wanted != ANY and bound and bound != wanted:
-            return False
-    return True
+    return scope.app_id in (None, ANY) or payload.get("app_id") == scope.app_id

@@ -255,8 +255,8 @@ class Engine:
     async def get_owned(self, atom_id: str, scope: Scope) -> Memory:
         """The memory ``atom_id`` if ``scope`` may touch it (``access.owned``), else not found.
 
-        Every by-id operation of every door reads through here: another user's, app's or
-        checkout's memory gets the very answer of a missing id.
+        Every by-id operation of every door reads through here: another tenant's, user's or
+        app's memory gets the very answer of a missing id; another checkout's is reached.
         """
         payload = await self.get(atom_id, scope.tenant)
         if not owned(payload, scope):

@@ -62,8 +62,8 @@ ERROR_META_KEY = "memhub/error"
 
 # What a model can do next, per error code (the message itself says what went wrong).
 _HINTS = {
-    "not_found": "Check the id (recall returns ids), or widen the scope: memories of another "
-    "repository or branch need repository='*' / branch='*'.",
+    "not_found": "Check the id (recall returns ids; repository='*' recalls every project's). "
+    "An id reaches its memory from any repository or branch, but not another user's or app's.",
     "invalid_transition": "The action is not allowed from the memory's current state; call "
     "history to see it.",
     "conflict": "Another writer changed this memory at the same time; retry the call.",
