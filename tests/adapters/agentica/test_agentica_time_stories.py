@@ -4,12 +4,12 @@ session, flushed at its end, each on its own day), the real e5 embedder."""
 from __future__ import annotations
 
 import pytest
-from ag_fakes import ScriptedModel
 from agentica import Agent
 from time_stories import TIME_STORIES, TimedStory, arun, assert_shown
 
 from memhub import MemoryClient
 from memhub_agentica import MemHubHooks
+from memhub_agentica.testing import ScriptedModel
 
 
 @pytest.mark.parametrize("story", TIME_STORIES)
