@@ -294,7 +294,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** get one memory */
+        /**
+         * get one memory
+         * @description With ``as_of``, the version of the memory that held then.
+         */
         get: operations["get_v1_memories__memory_id__get"];
         /**
          * write a new version
@@ -307,6 +310,27 @@ export interface paths {
          * @description Gone from search, kept for history (``/v1/hmg/govern`` erases content).
          */
         delete: operations["delete_v1_memories__memory_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/{memory_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * the audit trail of one memory
+         * @description Its current state, relations and every step with its reason: the answer of
+         *     ``/v1/hmg/history/{id}``, under the same scope rules, at the path of the memory.
+         */
+        get: operations["history_v1_memories__memory_id__history_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -472,6 +496,21 @@ export interface components {
             status: string;
             /** Updated At */
             updated_at: string | null;
+            /**
+             * Valid From
+             * @description when it began to hold in the world (ISO 8601): the start of the span its words name ("last month": the month's first day), else when it was said
+             */
+            valid_from: string | null;
+            /**
+             * Valid Precision
+             * @description instant, day, week, month or year: how wide the span named is
+             */
+            valid_precision: string | null;
+            /**
+             * Valid To
+             * @description when a newer version or a negation ended it; empty while it holds
+             */
+            valid_to: string | null;
             /**
              * Version
              * @default 1
@@ -1044,6 +1083,21 @@ export interface components {
             updated_at: string | null;
             /** User Id */
             user_id: string | null;
+            /**
+             * Valid From
+             * @description when it began to hold in the world (ISO 8601): the start of the span its words name ("last month": the month's first day), else when it was said
+             */
+            valid_from: string | null;
+            /**
+             * Valid Precision
+             * @description instant, day, week, month or year: how wide the span named is
+             */
+            valid_precision: string | null;
+            /**
+             * Valid To
+             * @description when a newer version or a negation ended it; empty while it holds
+             */
+            valid_to: string | null;
         };
         /**
          * Procedure
@@ -1098,6 +1152,10 @@ export interface components {
             score: number;
             /** Source */
             source: string | null;
+            /** Valid From */
+            valid_from: string | null;
+            /** Valid Precision */
+            valid_precision: string | null;
         };
         /** RecallRequest */
         RecallRequest: {
@@ -1108,6 +1166,11 @@ export interface components {
              * @description default: the server's default_app_id
              */
             app_id?: string | null;
+            /**
+             * As Of
+             * @description read as of this ISO 8601 date or date-time: the memories that held then, as they were then (default: now)
+             */
+            as_of?: string | null;
             /**
              * Branch
              * @description '*' widens a read across branches
@@ -1190,6 +1253,11 @@ export interface components {
              */
             app_ids?: string[] | null;
             /**
+             * As Of
+             * @description read as of this ISO 8601 date or date-time: the memories that held then, as they were then (default: now)
+             */
+            as_of?: string | null;
+            /**
              * Limit
              * @default 10
              */
@@ -1213,6 +1281,11 @@ export interface components {
              * @description default: [the server's default_app_id]
              */
             app_ids?: string[] | null;
+            /**
+             * As Of
+             * @description read as of this ISO 8601 date or date-time: the memories that held then, as they were then (default: now)
+             */
+            as_of?: string | null;
             /**
              * Derived Context Limit
              * @description default: the server's setting
@@ -1319,6 +1392,11 @@ export interface components {
              * @description the L0 raw record of this write
              */
             memory_id: string;
+            /**
+             * Memory Ids
+             * @description the memories this write created (facts, profile items, procedures; with what an OVERRIDE kept of the memory it superseded), in decision order: the ids that get() and history() take, where memory_id is the raw record
+             */
+            memory_ids: string[];
             /** Procedure Ids */
             procedure_ids: string[];
             /**
@@ -2546,6 +2624,8 @@ export interface operations {
                 agent_id?: string | null;
                 /** @description default: [the server's default_app_id] */
                 app_ids?: string[] | null;
+                /** @description read as of this ISO 8601 date or date-time: the memories that held then, as they were then (default: now) */
+                as_of?: string | null;
                 /** @description add replaced and deleted versions */
                 include_history?: boolean;
                 limit?: number;
@@ -2741,6 +2821,8 @@ export interface operations {
     get_v1_memories__memory_id__get: {
         parameters: {
             query?: {
+                /** @description the version that held at this ISO 8601 date or date-time */
+                as_of?: string | null;
                 /** @description only if it belongs to this user */
                 user_id?: string | null;
             };
@@ -2957,6 +3039,112 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeleteResult"];
+                };
+            };
+            /** @description invalid input (nothing was changed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description no such memory for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description invalid transition, or a concurrent change (retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description request too large: its body, or the messages of one add (nothing was changed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description request does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description an LLM or embedding provider failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description the store is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    history_v1_memories__memory_id__history_get: {
+        parameters: {
+            query?: {
+                agent_id?: string | null;
+                /** @description default: the server's default_app_id */
+                app_id?: string | null;
+                /** @description '*' widens a read across branches */
+                branch?: string | null;
+                /** @description '*' widens a read across repositories */
+                repository?: string | null;
+                session_id?: string | null;
+                user_id?: string | null;
+                workspace?: string | null;
+            };
+            header?: never;
+            path: {
+                /** @description a memory id (ULID) */
+                memory_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryResult"];
                 };
             };
             /** @description invalid input (nothing was changed) */
