@@ -27,7 +27,7 @@ from memhub.engine.filters import reconciling, visible
 from memhub.engine.lineage import lineage
 from memhub.engine.payload import ITEM_LAYERS, Memory, ReplaceStep, as_memory
 from memhub.engine.records import GOVERNED, governed_remains, new_payload, scope_of, to_atom
-from memhub.engine.text import content_hash, infer_epistemic, is_near_duplicate
+from memhub.engine.text import content_hash, infer_epistemic, is_near_duplicate, refuse_nul
 from memhub.engine.transitions import one_of
 from memhub.errors import InvalidInputError
 from memhub.ids import new_id, to_point_id
@@ -72,6 +72,7 @@ def clean_content(content: str, what: str = "content") -> tuple[str, list[str]]:
         raise InvalidInputError(f"{what} must be a non-empty string")
     if len(content) > MAX_CONTENT:
         raise InvalidInputError(f"{what} is {len(content)} characters; the limit is {MAX_CONTENT}")
+    refuse_nul(content, what)
     result = redact(content.strip())
     return result.text, list(result.kinds)
 
