@@ -31,7 +31,7 @@ from typing import Any
 from memhub.engine.core import Engine
 from memhub.errors import InvalidInputError, MemHubError
 from memhub.ids import from_point_id, to_point_id
-from memhub.store.base import StoredPoint
+from memhub.store.base import Match, StoredPoint, Where
 
 ONE = ("chain_root", "supersedes", "superseded_by", "context_id")
 """The fields of a memory that name one other memory."""
@@ -119,7 +119,7 @@ async def place(engine: Engine, tenant: str, pids: Iterable[str]) -> Placement:
     for attempt in range(TRIES + 1):
         if not todo:
             return out
-        owners = await _owners(engine, list(set(todo.values())))
+        owners = await _owners(engine, tenant, list(set(todo.values())))
         later = {}
         for pid, candidate in todo.items():
             owner = owners.get(candidate, _FREE)
@@ -134,13 +134,21 @@ async def place(engine: Engine, tenant: str, pids: Iterable[str]) -> Placement:
     raise MemHubError(f"no free id for {len(todo)} imported memories after {TRIES} tries")
 
 
-async def _owners(engine: Engine, pids: list[str]) -> dict[str, Any]:
-    """The tenant of each of ``pids`` the store holds. Which exist is asked first, without
-    payloads: an import into an empty store finds none and reads nothing more."""
+async def _owners(engine: Engine, tenant: str, pids: list[str]) -> dict[str, Any]:
+    """The tenant of each of ``pids`` the store holds.
+
+    Which exist is asked first, without payloads: an import into an empty store finds
+    none and reads nothing more. Their payloads are read only if the store holds anything
+    of another tenant: reading them made an import run again (every id found) 3x slower
+    (20k memories: 31k -> 10k per CPU-second of the importing process). The count comes
+    after the lookup, so a point it found was there when no other tenant had any.
+    """
     store = engine.store
     there = [p.id for p in await store.retrieve("memories", pids, with_payload=False)]
     if not there:
         return {}
+    if not await store.count("memories", Where(must_not=(Match("tenant", tenant),))):
+        return dict.fromkeys(there, tenant)
     return {p.id: p.payload.get("tenant") for p in await store.retrieve("memories", there)}
 
 
