@@ -126,7 +126,7 @@ async def _read_piped(run: _Run, lines: Iterable[tuple[int, str]]) -> None:
     the worker starts (about a second: it imports memhub).
 
     A batch's ids are read from the start of its lines (``jsonl.peek_id``) and looked up
-    before it is sent, so that the worker neither redacts nor lays out what the store has
+    before it is sent, so that the worker neither redacts nor lays out what the tenant has
     (an import run again, or resumed); it still parses every line, so a bad one is reported
     as in one process. The batch written meanwhile was not in the store at that lookup:
     what it wrote (``_Run.written``) is left out again when the batch comes back.
