@@ -3,8 +3,9 @@
 
 The SDK calls of the same name, in the tenant of the request's key: an export holds
 that tenant's memories only, and an import writes into that tenant whatever the file
-says, looking its ids up in that tenant only (``memhub.engine._import_ids``). ``RemoteClient.import_`` sends a file in chunks under the body limit, each
-with the file's header line and ``first_line``, so errors name the file's lines.
+says, looking its ids up in that tenant only (``memhub.engine._import_ids``).
+``RemoteClient.import_`` sends a file in chunks under the body limit, each with the
+file's header line and ``first_line``, so errors name the file's lines.
 """
 
 from __future__ import annotations
