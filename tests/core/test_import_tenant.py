@@ -12,11 +12,12 @@ import json
 
 import pytest
 
-from memhub import MemoryClient, NotFoundError
-from memhub.engine import transfer
-from memhub.engine._import_ids import MANY, ONE
-from memhub.ids import new_id, to_point_id
+from memhub import MemHubError, MemoryClient, NotFoundError
+from memhub.engine import _import_ids, transfer
+from memhub.engine._import_ids import MANY, ONE, TRIES
+from memhub.ids import from_point_id, new_id, to_point_id
 from memhub.scope import Scope
+from memhub.store.base import StoredPoint
 from memhub.testing import HashEmbedder
 
 
@@ -166,3 +167,29 @@ async def test_imported_references_never_point_into_another_tenant(tenants):
         related = [s.related for s in history.status_history if getattr(s, "related", None)]
         assert not {to_point_id(i) for i in related} & acme_ids
         assert history.status_history or memory["layer"] == "raw"
+
+
+async def test_the_fresh_ids_are_tried_in_turn_and_an_import_with_none_left_writes_nothing(
+    tenants,
+):
+    """Another tenant holding the derived ids too (it cannot compute them: they need the
+    store's secret) costs more tries; with every try taken the batch fails whole."""
+    acme, mallory = tenants
+    engine = acme.engine
+    held = (await acme.memorize("the vault code is 4711", user_id="alice")).atom_id
+    key = await engine.owner.call(_import_ids.secret(engine))  # on the engine's own loop
+    tries = [_import_ids.derived(key, "mallory", to_point_id(held), k) for k in range(TRIES)]
+
+    async def take(pids: list[str]) -> None:
+        points = [StoredPoint(p, {"id": from_point_id(p), "tenant": "acme"}) for p in pids]
+        await engine.owner.call(engine.store.upsert("memories", points))
+
+    await take(tries[:-1])
+    assert (await mallory.import_(_probe(held))).imported == 1
+    assert [m["id"] for m in await _stored(mallory)] == [from_point_id(tries[-1])]
+
+    await take(tries[-1:])  # as if mallory's copy were acme's: every try is taken now
+    before = await _stored(mallory)
+    with pytest.raises(MemHubError, match="no free id"):
+        await mallory.import_(_probe(held))
+    assert await _stored(mallory) == before == []

@@ -127,11 +127,16 @@ async def place(engine: Engine, tenant: str, pids: Iterable[str]) -> Placement:
                 out.at[pid] = candidate
                 if owner == tenant:
                     out.held.add(candidate)
-            elif attempt < TRIES:
+            else:
                 key = key or await secret(engine)
                 later[pid] = derived(key, tenant, pid, attempt)
         todo = later
-    raise MemHubError(f"no free id for {len(todo)} imported memories after {TRIES} tries")
+    if not todo:
+        return out
+    raise MemHubError(
+        f"no free id for {len(todo)} imported memories after {TRIES} tries: nothing of this "
+        "batch was written; run the import again"
+    )
 
 
 async def _owners(engine: Engine, tenant: str, pids: list[str]) -> dict[str, Any]:
