@@ -3,6 +3,9 @@ and nothing stored is lost: an OVERRIDE keeps the old version in the chain and t
 
 from __future__ import annotations
 
+import io
+import json
+
 import pytest
 
 from memhub import InvalidInputError
@@ -77,3 +80,59 @@ async def test_mixed_languages_in_one_message_keep_each_statement(client):
     assert sorted(await _current(client)) == sorted(
         ["I live in Berlin", "我在字节跳动工作", "I love sushi"]
     )
+
+
+NUL = "the vault code is 47\x0011"
+
+
+NUL_LINE = json.dumps(
+    {
+        "id": "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+        "memory": {
+            "id": "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+            "content": NUL,
+            "layer": "fact",
+            "user_id": "u",
+            "created_at": "2024-01-01T00:00:00.000Z",
+        },
+    }
+)
+
+
+def _nul_writes(client, target: str) -> dict:
+    """Every way text enters the store, each given a text holding NUL."""
+    return {
+        "add content": lambda: client.add(content=NUL, user_id="u"),
+        "add messages": lambda: client.add(
+            messages=[{"role": "user", "content": "hi"}, {"role": "assistant", "content": NUL}],
+            user_id="u",
+        ),
+        "memorize": lambda: client.memorize(NUL, user_id="u"),
+        "correct": lambda: client.correct(target, "replace", "moved", NUL, user_id="u"),
+        "update": lambda: client.update(target, NUL, user_id="u"),
+        "derive_lesson": lambda: client.govern(target, "derive_lesson", "why", NUL, user_id="u"),
+        "import": lambda: client.import_([NUL_LINE], strict=True),
+    }
+
+
+async def _everything(client) -> list[str]:
+    out = io.StringIO()
+    await client.export(out)
+    return out.getvalue().splitlines()[1:]  # the header carries the time of the export
+
+
+async def test_a_text_holding_nul_is_refused_by_every_write_and_changes_nothing(client):
+    """NUL (U+0000) is refused in memory text as in ids and metadata keys: it means nothing
+    in prose, tools reading C strings cut the text there, and dropping it would change the
+    user's text without a word."""
+    target = (await client.memorize("the vault code is 4711", user_id="u")).atom_id
+    before = await _everything(client)
+    for name, write in _nul_writes(client, target).items():
+        with pytest.raises(InvalidInputError, match="NUL") as refused:
+            await write()
+        assert "u0000" in str(refused.value), name
+        assert await _everything(client) == before, name
+    # a plain import of the same line reports it and stores nothing either
+    result = await client.import_([NUL_LINE])
+    assert (result.imported, result.invalid) == (0, 1) and "NUL" in result.errors[0]
+    assert await _everything(client) == before

@@ -657,9 +657,11 @@ class MemoryClient:
     ) -> ImportResult:
         """Import an export (or a mem0 store) into this tenant; running it again adds nothing.
 
-        Memories keep their ids, versions, chains and audit events; secrets are redacted
-        on the way in; vectors are reused when the export names this store's embedder and
-        made here (in batches) when not. An interrupted import resumes when run again.
+        Memories keep their ids, versions, chains and audit events (an id another tenant of
+        the store holds is replaced by a fresh one, the same on every run, and so are the
+        references to it; the answer does not tell); secrets are redacted on the way in;
+        vectors are reused when the export names this store's embedder and made here (in
+        batches) when not. An interrupted import resumes when run again.
 
         Args:
             source: an export file's path or its lines; with ``from_="mem0"``, a mem0 store's

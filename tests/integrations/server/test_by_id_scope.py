@@ -15,6 +15,7 @@ throughout; the doors run on their own event loops.
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import threading
 from collections.abc import Callable, Coroutine
@@ -485,3 +486,50 @@ def test_a_wildcard_app_search_never_reads_another_user(door: Door):
 
     assert "spare key" in search_everywhere(door, "alice")
     assert "spare key" not in search_everywhere(door, "mallory")
+
+
+def probe_lines(atom_id: str) -> list[str]:
+    """A one-memory import file naming ``atom_id``, as anyone holding an export can write."""
+    memory = {
+        "id": atom_id,
+        "content": "probe",
+        "layer": "fact",
+        "user_id": "mallory",
+        "created_at": "2024-01-01T00:00:00.000Z",
+    }
+    return [json.dumps({"id": atom_id, "memory": memory, "events": []})]
+
+
+def import_call(door: Door, lines: list[str]) -> Any:
+    """What ``door`` answers to an import of ``lines``."""
+    if isinstance(door, Rest) and not isinstance(door, Remote):
+        response = door.loop.run(
+            door.http.post(
+                "/v1/import",
+                content="\n".join(lines),
+                headers={"content-type": "application/x-ndjson"},
+                params={"first_line": 1},
+            )
+        )
+        return response.status_code, response.json()
+    run = door.loop.run if hasattr(door, "loop") else lambda value: value
+    return run(door.client.import_(lines)).model_dump()
+
+
+def test_an_import_naming_another_tenants_memory_answers_like_a_missing_id(door: Door):
+    """The import rows: a line naming a memory of another tenant is imported, as one naming
+    no memory is, into the importer's tenant; the other tenant's memory is left as it was."""
+    if isinstance(door, Mcp):
+        pytest.skip("the MCP tools have no import")
+    owner = Scope(tenant="elsewhere", app_id="default", user_id="alice")
+    atom_id = door.engine(lambda e: hmg.memorize(e, "the vault code is 4711", owner)).atom_id
+    before = door.engine(lambda e: _state(e, atom_id))
+
+    foreign = import_call(door, probe_lines(atom_id))
+    missing = import_call(door, probe_lines(MISSING))
+
+    assert foreign == missing, (foreign, missing)
+    result = foreign[1] if isinstance(foreign, tuple) else foreign
+    assert (result["imported"], result["skipped"]) == (1, 0), foreign
+    assert door.engine(lambda e: _state(e, atom_id)) == before
+    assert import_call(door, probe_lines(atom_id)) == import_call(door, probe_lines(MISSING))

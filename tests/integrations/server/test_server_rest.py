@@ -460,6 +460,15 @@ BAD_REQUESTS = [
         422,
     ),
     ("post", "/v1/hmg/memorize", {"content": "a", "epistemic": "certain"}, 422),
+    # NUL in text is refused, as in ids and metadata keys
+    ("post", "/v1/memories/", {"content": "a\x00b", "user_id": "u"}, 400),
+    (
+        "post",
+        "/v1/memories/",
+        {"messages": [{"role": "user", "content": "a\x00b"}], "user_id": "u"},
+        400,
+    ),
+    ("post", "/v1/hmg/memorize", {"content": "a\x00b"}, 400),
     ("post", "/v1/hmg/correct", {"target_atom": "nope", "action": "negate", "reason": "r"}, 400),
     ("post", "/v1/hmg/correct", {"target_atom": MISSING, "action": "explode", "reason": "r"}, 422),
     ("post", "/v1/hmg/correct", {"target_atom": MISSING, "action": "negate", "reason": "r"}, 404),

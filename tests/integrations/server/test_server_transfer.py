@@ -79,3 +79,47 @@ async def test_bad_lines_over_rest_keep_the_files_line_numbers(remote, tmp_path)
     result = await b.import_(lines)
     assert (result.imported, result.invalid) == (1, 1) and result.errors[0].startswith("line 3:")
     assert json.loads(lines[0])["format"] == "memhub-export"
+
+
+async def test_another_tenant_importing_a_file_first_neither_stops_nor_reaches_the_owners_import(
+    remote, tmp_path
+):
+    """An export made elsewhere (tenant c) reaches tenant b of a server before its owner moves
+    it into tenant a there: a's import is whole, and nothing it brought refers into b."""
+    a, b, c = remote
+    first = await c.memorize("项目用 PostgreSQL 16 做主数据库", user_id="alice")
+    await c.correct(
+        first.atom_id, "replace", "升级", "项目用 PostgreSQL 17 做主数据库", user_id="alice"
+    )
+    source = (await c.memorize("上线前忘记备份导致数据丢失", user_id="alice")).atom_id
+    await c.govern(source, "derive_lesson", "教训", "上线前先备份数据库", user_id="alice")
+    path = tmp_path / "c.jsonl"
+    await c.export(path)
+
+    taken = await b.import_(path)
+    owned = await a.import_(path)
+    assert (owned.imported, owned.skipped) == (taken.imported, taken.skipped) == (4, 0)
+    assert (await a.import_(path)).skipped == 4  # safe to repeat
+
+    def records(client_export: io.StringIO) -> list[dict]:
+        return [json.loads(line)["memory"] for line in client_export.getvalue().splitlines()[1:]]
+
+    mine, theirs = io.StringIO(), io.StringIO()
+    await a.export(mine)
+    await b.export(theirs)
+    a_records, b_ids = records(mine), {m["id"] for m in records(theirs)}
+    a_ids = {m["id"] for m in a_records}
+    assert len(a_ids) == 4 and not a_ids & b_ids
+    refs = {
+        ref
+        for m in a_records
+        for key in ("chain_root", "supersedes", "superseded_by", "lesson_of", "lessons")
+        for ref in (m.get(key) if isinstance(m.get(key), list) else [m.get(key)])
+        if ref
+    }
+    assert refs and refs <= a_ids  # every reference resolves in a's own tenant
+    latest = (await a.recall("PostgreSQL", user_id="alice")).atoms[0]
+    assert latest.content == "项目用 PostgreSQL 17 做主数据库"
+    history = await a.history(latest.atom_id, user_id="alice")
+    assert [s.action for s in history.status_history] == ["replace"]
+    assert set(history.relations.chain) <= a_ids and len(history.relations.chain) == 2

@@ -111,6 +111,43 @@ def test_actions_need_the_csrf_token_and_a_confirmation(alice) -> None:
     assert chain.index("MySQL 8") < chain.index("PostgreSQL 16")  # the new version on top
 
 
+def test_an_action_or_sign_out_from_another_site_is_refused_even_with_the_token(alice) -> None:
+    browser, ids, uid = alice
+    csrf = csrf_of(browser.get(f"/ui/memory/{ids['db']}").text)
+    form = {"action": "negate", "atom_id": ids["db"], "reason": "x", "csrf": csrf}
+    evil = {"Origin": "https://evil.example"}
+    for path in ("/ui/actions/review", "/ui/actions/apply"):
+        assert browser.post(path, data=form, headers=evil).status_code == 403
+    assert browser.post("/ui/logout", data={"csrf": csrf}, headers=evil).status_code == 403
+    assert browser.get("/ui/").status_code == 200  # still signed in
+    history = browser.get(f"/ui/memory/{ids['db']}").text
+    assert "negated" not in history  # nothing applied
+    same = {"Origin": "http://testserver"}
+    assert browser.post("/ui/actions/apply", data=form, headers=same).status_code == 200
+    assert "negated" in browser.get(f"/ui/memory/{ids['db']}").text
+
+
+def test_paging_links_keep_a_filter_value_with_url_characters_whole(server, uid) -> None:
+    http, tenants = server
+    headers = {"Authorization": f"Bearer {tenants.a}"}
+    user = f"{uid}&status=negated#x y"
+    for i in range(3):
+        r = http.post(
+            "/v1/hmg/memorize",
+            json={"content": f"fact number {i} about topic {i * 7}", "user_id": user},
+            headers=headers,
+        )
+        assert r.status_code == 200, r.text
+    browser = signed_in(http, tenants.a)
+    first = browser.get("/ui/memories", params={"user_id": user, "limit": 2}).text
+    nxt = re.search(r'id="next-page" href="([^"]+)"', first).group(1).replace("&amp;", "&")
+    second = browser.get(nxt + "&limit=2").text
+    seen = re.findall(r'data-id="([0-9A-Z]+)"', first) + re.findall(
+        r'data-id="([0-9A-Z]+)"', second
+    )
+    assert len(seen) == 3 == len(set(seen))
+
+
 def test_a_sealed_memory_shows_only_the_placeholder(alice) -> None:
     browser, ids, uid = alice
     csrf = csrf_of(browser.get(f"/ui/memory/{ids['db']}").text)

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from memhub.engine import cpu, jsonl
+from memhub.engine import _import_ids, cpu, jsonl
 from memhub.engine.conversation import CONTEXT
 from memhub.engine.core import with_access
 from memhub.engine.payload import as_memory, as_stored
@@ -72,7 +72,10 @@ class Prepared:
     repeated: int = 0
     """Lines naming a memory an earlier line of the batch named (skipped, as the store would)."""
     known: int = 0
-    """Lines naming a memory the store had when the batch was sent (skipped)."""
+    """Lines naming a memory the tenant had when the batch was sent (skipped)."""
+    refs: set[str] = field(default_factory=set)
+    """The point ids the batch's records refer to (``_import_ids.references``), for the
+    importing process to place in the tenant."""
 
     def vector(self, ready: Ready) -> Sequence[float] | None:
         if ready.row < 0:
@@ -96,7 +99,7 @@ def prepare(
     present: set[str],
 ) -> Prepared:
     """Parse and check ``lines`` (in the worker process; pure), and redact those whose point
-    id is not in ``present`` (the store has those); ``layout``: the importing
+    id is not in ``present`` (the tenant has those); ``layout``: the importing
     ``EdgeStore``'s, to lay the payloads out in (``facets.stored``) here."""
     out = Prepared()
     records: list[jsonl.Record] = []
@@ -114,6 +117,7 @@ def prepare(
         else:
             seen.add(record.pid)
             records.append(record)
+            out.refs |= _import_ids.referenced(record.payload, record.events)
     jsonl.redact_records(records)
     redacted = {r.payload["id"] for r in records if r.changed}
     rows: list[np.ndarray] = []

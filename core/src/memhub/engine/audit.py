@@ -29,8 +29,8 @@ _NAMESPACE = uuid.UUID("5f0e4c1a-8d0b-4a8e-9a57-3b1f0c2d6e71")
 def bundles(steps: Sequence[dict[str, Any]], tenant: str) -> list[StoredPoint]:
     """``steps`` (each with its ``id``, ``atom_id`` and ``at``) as bundle points of ``tenant``.
 
-    A bundle's id follows from the ids of its steps, so writing the same steps again
-    (a resumed import) names the same point. Its ``at`` is its newest step's: a filter
+    A bundle's id follows from the tenant and the ids of its steps, so writing the same
+    steps again (a resumed import) names the same point. Its ``at`` is its newest step's: a filter
     ``at >= t`` finds every bundle holding a step that matches it.
     """
     # by memory id (a ULID: time order, the order an export reads memories in): a bundle
@@ -42,7 +42,8 @@ def bundles(steps: Sequence[dict[str, Any]], tenant: str) -> list[StoredPoint]:
             {k: v for k, v in s.items() if k != "tenant"}
             for s in steps[start : start + BUNDLE_SIZE]
         ]
-        key = ",".join(str(s["id"]) for s in chunk)
+        # the tenant is part of it: the same steps imported by two tenants are two bundles
+        key = tenant + "\n" + ",".join(str(s["id"]) for s in chunk)
         payload = {
             "atom_id": sorted({s["atom_id"] for s in chunk}),
             "kind": sorted({s["kind"] for s in chunk if isinstance(s.get("kind"), str)}),

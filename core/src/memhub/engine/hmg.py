@@ -36,7 +36,7 @@ from memhub.engine.records import (
     to_atom,
     valid_of,
 )
-from memhub.engine.text import content_hash, infer_epistemic, is_near_duplicate
+from memhub.engine.text import content_hash, infer_epistemic, is_near_duplicate, refuse_nul
 from memhub.engine.transitions import one_of
 from memhub.engine.valid_time import ended
 from memhub.errors import InvalidInputError
@@ -82,6 +82,7 @@ def clean_content(content: str, what: str = "content") -> tuple[str, list[str]]:
         raise InvalidInputError(f"{what} must be a non-empty string")
     if len(content) > MAX_CONTENT:
         raise InvalidInputError(f"{what} is {len(content)} characters; the limit is {MAX_CONTENT}")
+    refuse_nul(content, what)
     result = redact(content.strip())
     return result.text, list(result.kinds)
 

@@ -252,6 +252,7 @@ def _record(obj: Any, line: int, dim: int | None) -> Record:
             line,
             "'memory.content' must be a non-empty string",
         )
+        _check("\x00" not in payload["content"], line, "'memory.content' holds a NUL (\\u0000)")
     events = obj.get("events") or []
     _check(
         isinstance(events, list) and all(isinstance(e, dict) for e in events),

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from memhub.engine.text import refuse_nul
 from memhub.errors import InvalidInputError
 from memhub.redact import redact, redact_value
 
@@ -90,6 +91,7 @@ def normalize_messages(messages: Any) -> tuple[list[Turn], bool]:
             raise InvalidInputError(
                 f"message {i} is {len(text)} characters; the limit is {MAX_MESSAGE_CHARS}"
             )
+        refuse_nul(text, f"message {i}")
         when = (
             _field(message, "occurred_at")
             or _field(message, "timestamp")

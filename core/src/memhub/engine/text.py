@@ -6,6 +6,8 @@ import hashlib
 import re
 import unicodedata
 
+from memhub.errors import InvalidInputError
+
 _PUNCT = re.compile(r"[\s\W_]+", re.UNICODE)
 _NUMBER = re.compile(r"\d+(?:\.\d+)*")
 
@@ -32,6 +34,15 @@ _NEGATION = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE = re.compile(r"[，,。.;；!！?？\n]")
+
+
+def refuse_nul(text: str, what: str = "content") -> None:
+    """Refuse a text holding NUL (U+0000), as ids and metadata keys are refused. Refused,
+    not dropped: it means nothing in prose, so it is a caller's bug (bytes decoded as text)
+    that silently changing the text would hide; tools reading C strings cut the text there;
+    and the access keys use it as a mark no stored string holds (``engine.access``)."""
+    if "\x00" in text:
+        raise InvalidInputError(f"{what} must not contain NUL characters (\\u0000)")
 
 
 def normalize(text: str) -> str:

@@ -1,8 +1,11 @@
 """Import: the lines of an export (``memhub.engine.export``, ``memhub.engine.jsonl``) or of
 a converted foreign store, with their audit events.
 
-Import is idempotent by id: a memory whose id the store has is skipped, so a second
-run adds nothing and an interrupted run resumes where it stopped. A batch writes its
+Import is idempotent by id: a memory whose id the importing tenant has is skipped, so a
+second run adds nothing and an interrupted run resumes where it stopped. Ids are looked up
+in the importing tenant only (``memhub.engine._import_ids``): an id another tenant holds is
+neither skipped nor reported, the memory takes a fresh id there, and so do the references
+to it. A batch writes its
 audit events before its memories, in bundles (``memhub.engine.audit``) whose ids follow
 from their events' (so writing them again changes nothing, and a reader drops an event
 seen twice), which makes a memory's presence the mark that it was imported completely.
@@ -17,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from memhub.engine import _import_pipe, audit, conversation, jsonl
+from memhub.engine import _import_ids, _import_pipe, audit, conversation, jsonl
 from memhub.engine.conversation import CONTEXT
 from memhub.engine.core import Engine
 from memhub.engine.export import collector_paused, export, exported
@@ -90,8 +93,9 @@ async def import_lines(
             else:
                 await _read(run, lines)
         if run.later:
+            turns = [m for m in await engine.get_many(run.later) if m.get("tenant") == tenant]
             async with engine.write_lock:
-                await conversation.reindex(engine, await engine.get_many(run.later))
+                await conversation.reindex(engine, turns)
     if run.result.imported:
         async with engine.write_lock:
             await engine.bump()
@@ -122,7 +126,7 @@ async def _read_piped(run: _Run, lines: Iterable[tuple[int, str]]) -> None:
     the worker starts (about a second: it imports memhub).
 
     A batch's ids are read from the start of its lines (``jsonl.peek_id``) and looked up
-    before it is sent, so that the worker neither redacts nor lays out what the store has
+    before it is sent, so that the worker neither redacts nor lays out what the tenant has
     (an import run again, or resumed); it still parses every line, so a bad one is reported
     as in one process. The batch written meanwhile was not in the store at that lookup:
     what it wrote (``_Run.written``) is left out again when the batch comes back.
@@ -133,22 +137,31 @@ async def _read_piped(run: _Run, lines: Iterable[tuple[int, str]]) -> None:
     async with _import_pipe.pipe() as pipe:
         chunks = _chunks(run, lines)
         first = next(chunks, None)
-        queued: list[tuple[asyncio.Future[_import_pipe.Prepared], int, set[str]]] = []
+        queued: list[tuple[asyncio.Future[_import_pipe.Prepared], _Sent]] = []
         for chunk in chunks:
             checked = {pid for _, text in chunk if (pid := jsonl.peek_id(text))}
-            present = await _present(run.engine, list(checked))
-            job = pipe.submit(chunk, run.dim, run.reuse, run.tenant, layout, present)
-            queued.append((job, len(chunk), checked))
+            placement = await _import_ids.place(run.engine, run.tenant, checked)
+            job = pipe.submit(chunk, run.dim, run.reuse, run.tenant, layout, placement.held)
+            queued.append((job, _Sent(chunk, checked, placement)))
             if first is not None:
                 await _apply_here(run, first)
                 first = None
             elif len(queued) > 1:  # the worker has the next batch: write this one meanwhile
-                job, size, checked = queued.pop(0)
-                await _apply_prepared(run, await pipe.result(job), size, layout, checked)
+                job, sent = queued.pop(0)
+                await _apply_prepared(run, await pipe.result(job), layout, sent)
         if first is not None:
             await _apply_here(run, first)
-        for job, size, checked in queued:
-            await _apply_prepared(run, await pipe.result(job), size, layout, checked)
+        for job, sent in queued:
+            await _apply_prepared(run, await pipe.result(job), layout, sent)
+
+
+@dataclass
+class _Sent:
+    """A batch sent to the worker: its lines, the ids peeked from them and where they go."""
+
+    chunk: list[tuple[int, str]]
+    checked: set[str]
+    placement: _import_ids.Placement
 
 
 def _chunks(run: _Run, lines: Iterable[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
@@ -192,16 +205,23 @@ def _invalid(run: _Run, message: str) -> None:
 
 
 async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
-    present = await _present(run.engine, [r.pid for r in batch])
+    pids = {r.pid for r in batch}.union(
+        *(_import_ids.referenced(r.payload, r.events) for r in batch)
+    )
+    placement = await _import_ids.place(run.engine, run.tenant, pids)
+    moved = placement.moved()
     seen: set[str] = set()
     new = []
     for record in batch:
-        pid = record.pid
-        if pid in present or pid in seen:
+        pid = placement.at[record.pid]
+        if pid in placement.held or pid in seen:
             run.result.skipped += 1
-        else:
-            seen.add(pid)
-            new.append(record)
+            continue
+        seen.add(pid)
+        if moved:
+            _import_ids.relocate(record.payload, record.events, placement.at, run.tenant)
+            record.pid = pid
+        new.append(record)
     jsonl.redact_records(new)  # what is skipped is never redacted: it is not stored
     await _embed(run, new)
     await _write(run, [_point(run, r) for r in new], [e for r in new for e in r.events])
@@ -210,15 +230,27 @@ async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
 
 
 async def _apply_prepared(
-    run: _Run, batch: _import_pipe.Prepared, lines: int, layout: Layout | None, checked: set[str]
+    run: _Run, batch: _import_pipe.Prepared, layout: Layout | None, sent: _Sent
 ) -> None:
     """``_apply`` for a batch the worker parsed, checked, redacted and (``layout``) laid out;
-    the ids in ``checked`` were looked up before it was sent (``_read_piped``)."""
+    the ids in ``sent.checked`` were placed before it was sent (``_read_piped``).
+
+    A batch with an id that another tenant holds, itself or as a reference, is written
+    again from its lines in this process, which gives it and its references their ids
+    in this tenant: a worker's record is laid out already, and that happens only when
+    files cross tenants.
+    """
+    found = batch.ready + batch.rest
+    unchecked = {r.pid for r in found if r.pid not in sent.checked}
+    placement = await _import_ids.place(
+        run.engine, run.tenant, unchecked | (batch.refs - sent.placement.at.keys())
+    )
+    if sent.placement.moved() or placement.moved():
+        await _apply_here(run, sent.chunk)
+        return
     for message in batch.errors:
         _invalid(run, message)
-    found = batch.ready + batch.rest
-    unchecked = [r.pid for r in found if r.pid not in checked]
-    present = run.written | (await _present(run.engine, unchecked) if unchecked else set())
+    present = run.written | (placement.held & unchecked)
     ready = [r for r in batch.ready if r.pid not in present]
     rest = [r for r in batch.rest if r.pid not in present]
     run.result.skipped += batch.known + batch.repeated + len(found) - len(ready) - len(rest)
@@ -240,11 +272,7 @@ async def _apply_prepared(
         run, points, [e for r in ready for e in r.events] + [e for r in rest for e in r.events]
     )
     run.written = {p.id for p in points}
-    run.progress.advance(lines)
-
-
-async def _present(engine: Engine, ids: list[str]) -> set[str]:
-    return {p.id for p in await engine.store.retrieve("memories", ids, with_payload=False)}
+    run.progress.advance(len(sent.chunk))
 
 
 def _point(run: _Run, r: jsonl.Record) -> StoredPoint:
@@ -260,9 +288,8 @@ async def _write(run: _Run, points: list[StoredPoint], steps: list[dict[str, Any
     # a file naming another memory's event) is not written again, nor is a bundle already
     # there. The others go in bundles (memhub.engine.audit): a point per event was most of
     # what an import's events cost.
-    events = audit.bundles(await _unlogged(engine, steps), run.tenant)
-    there = await engine.store.retrieve("events", [e.id for e in events], with_payload=False)
-    bundled = {p.id for p in there}
+    events = audit.bundles(await _unlogged(engine, steps, run.tenant), run.tenant)
+    bundled = await _logged(engine, [e.id for e in events], run.tenant)
     events = [e for e in events if e.id not in bundled]
     async with engine.write_lock:
         await engine.store.upsert("events", events)  # first: see the module docstring
@@ -270,10 +297,21 @@ async def _write(run: _Run, points: list[StoredPoint], steps: list[dict[str, Any
     run.result.imported += len(points)
 
 
-async def _unlogged(engine: Engine, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    ids = [str(e["id"]) for e in steps]
-    logged = {p.id for p in await engine.store.retrieve("events", ids, with_payload=False)}
+async def _unlogged(
+    engine: Engine, steps: list[dict[str, Any]], tenant: str
+) -> list[dict[str, Any]]:
+    logged = await _logged(engine, [str(e["id"]) for e in steps], tenant)
     return [e for e in steps if e["id"] not in logged] if logged else steps
+
+
+async def _logged(engine: Engine, ids: list[str], tenant: str) -> set[str]:
+    """Which of the event points ``ids`` the tenant has (another tenant's are not looked
+    at: a file naming them must not keep this tenant's steps out)."""
+    there = [p.id for p in await engine.store.retrieve("events", ids, with_payload=False)]
+    if not there:
+        return set()
+    found = await engine.store.retrieve("events", there)
+    return {p.id for p in found if p.payload.get("tenant") == tenant}
 
 
 async def _embed(

@@ -19,7 +19,7 @@ from memhub.engine.hmg import MAX_CONTENT, epistemic_candidate, replace_version,
 from memhub.engine.messages import Turn, normalize_messages
 from memhub.engine.payload import CHAT_LAYERS, Memory, as_memory
 from memhub.engine.records import new_payload
-from memhub.engine.text import content_hash, infer_epistemic, infer_polarity
+from memhub.engine.text import content_hash, infer_epistemic, infer_polarity, refuse_nul
 from memhub.errors import ConflictError, InvalidInputError
 from memhub.ids import new_id
 from memhub.models import Decision, WriteResult
@@ -170,6 +170,7 @@ def _prepare(
             raise InvalidInputError(
                 f"content is {len(content)} characters; the limit is {MAX_CONTENT}"
             )
+        refuse_nul(content)
         turns = [Turn(role="user", content=redact(content.strip()).text, occurred_at=occurred_at)]
         return turns, turns, [], False
     all_turns, has_tools = normalize_messages(messages)

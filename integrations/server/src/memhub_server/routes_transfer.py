@@ -3,8 +3,9 @@
 
 The SDK calls of the same name, in the tenant of the request's key: an export holds
 that tenant's memories only, and an import writes into that tenant whatever the file
-says. ``RemoteClient.import_`` sends a file in chunks under the body limit, each
-with the file's header line and ``first_line``, so errors name the file's lines.
+says, looking its ids up in that tenant only (``memhub.engine._import_ids``).
+``RemoteClient.import_`` sends a file in chunks under the body limit, each with the
+file's header line and ``first_line``, so errors name the file's lines.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ async def import_(
     strict: bool = False,
 ) -> ImportResult:
     """The body: JSON Lines, optionally starting with the export's header line. Memories
-    whose id the store has are skipped; bad lines are reported (``strict``: nothing applied)."""
+    whose id this tenant has are skipped; bad lines are reported (``strict``: nothing applied)."""
     text = (await request.body()).decode("utf-8", errors="replace")
     lines = text.splitlines()
     numbered: list[tuple[int, str]] = []

@@ -90,7 +90,7 @@ async def _target(request: Request, session: Session, form: Request_) -> Atom | 
 @router.post("/actions/review", response_class=HTMLResponse)
 async def review(request: Request, session: SessionDep, submitted: Submitted) -> HTMLResponse:
     form, csrf = submitted
-    check_csrf(session, csrf)
+    check_csrf(request, session, csrf)
     try:
         atom = await _target(request, session, form)
     except MemHubError as err:
@@ -131,7 +131,7 @@ class _Updated(BaseModel):
 @router.post("/actions/apply", response_class=HTMLResponse)
 async def apply(request: Request, session: SessionDep, submitted: Submitted) -> HTMLResponse:
     form, csrf = submitted
-    check_csrf(session, csrf)
+    check_csrf(request, session, csrf)
     try:
         if form.action == "purge" and not session.admin:
             raise InvalidInputError(

@@ -80,9 +80,11 @@ def current(request: Request) -> Session:
     return session
 
 
-def check_csrf(session: Session, token: str | None) -> None:
-    """A POST must carry the session's token (a form on another site cannot know it)."""
-    if not token or not hmac.compare_digest(token, session.csrf):
+def check_csrf(request: Request, session: Session, token: str | None) -> None:
+    """A POST must come from this site (``same_origin``) and carry the session's token (a
+    form on another site cannot know it): either alone is one check a browser bug or a
+    leaked page could get past."""
+    if not same_origin(request) or not token or not hmac.compare_digest(token, session.csrf):
         raise StaleForm("the form is stale or came from another site: reload the page")
 
 

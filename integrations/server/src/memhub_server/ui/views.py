@@ -14,6 +14,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -85,7 +86,7 @@ def _signed_in(sid: str, _session: Session) -> RedirectResponse:
 
 @router.post("/logout")
 async def logout(request: Request, session: SessionDep, csrf: Annotated[str, Form()] = "") -> Any:
-    check_csrf(session, csrf)
+    check_csrf(request, session, csrf)
     request.app.state.ui_sessions.sign_out(request.cookies.get(COOKIE))
     response = RedirectResponse(f"{PATH}/login", status_code=303)
     response.delete_cookie(COOKIE, path=PATH)
@@ -219,7 +220,7 @@ async def memories(
         )
     except MemHubError as err:
         listed, error = browse.Page(atoms=[]), str(err)
-    query = "&".join(f"{k}={v}" for k, v in filters.items())
+    query = urlencode(filters)  # a value may hold "&", "#" or "=": the links keep it whole
     return page(
         request,
         "memories.html",
