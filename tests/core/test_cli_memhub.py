@@ -216,3 +216,29 @@ def test_search_conversation_takes_app_id(run):
         "--json", "search-conversation", "上海", "--user-id", "u1", "--app-id", "travel"
     )
     assert code == 0 and _listed(out, "turns") == ["我住在上海"]
+
+
+def test_add_at_a_time_then_read_as_of_a_date(run):
+    run("add", "--content", "I live in Toronto", "--user-id", "u1", "--occurred-at", "2026-01-10")
+    code, out, _ = run(
+        "add",
+        "--content",
+        "I moved to Montreal last month",
+        "--user-id",
+        "u1",
+        "--occurred-at",
+        "2026-09-15",
+    )
+    assert code == 0 and "OVERRIDE" in out
+    code, out, _ = run("--json", "list", "--user-id", "u1", "--as-of", "2026-07-15")
+    assert [m["content"] for m in json.loads(out)["memories"]] == ["I live in Toronto"]
+    code, out, _ = run("list", "--user-id", "u1")
+    assert "valid from" in out and "2026-08" in out  # "last month", said in September
+    code, out, _ = run(
+        "--json", "search", "where do I live", "--user-id", "u1", "--as-of", "2026-07-15"
+    )
+    assert [m["content"] for g in json.loads(out)["memories"].values() for m in g or []] == [
+        "I live in Toronto"
+    ]
+    code, _, err = run("list", "--user-id", "u1", "--as-of", "someday")
+    assert code != 0 and "ISO 8601" in err

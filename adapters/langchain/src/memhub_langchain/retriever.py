@@ -27,6 +27,8 @@ def to_document(item: MemoryItem, group: str) -> Document:
         "score": item.score,
         "created_at": item.created_at,
         "occurred_at": item.occurred_at,
+        "valid_from": item.valid_from,
+        "valid_to": item.valid_to,
         "evolution_chain": list(item.evolution_chain),
         "user_id": item.user_id,
         "app_id": item.app_id,
