@@ -61,6 +61,7 @@ bench: $(STAMP)
 	$(PY) bench/update_bench.py
 	$(PY) bench/consistency_bench.py
 	$(PY) bench/kinds_bench.py
+	$(PY) bench/time_bench.py
 	$(PY) bench/madial_bench.py $(MADIAL)
 	@if [ -f $(LOCOMO) ]; then $(PY) bench/locomo_bench.py $(LOCOMO); \
 	else echo "bench/locomo_bench.py skipped: no $(LOCOMO)"; fi

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -79,6 +80,14 @@ def _with_valid_time(points, rng: random.Random) -> None:
 
 
 async def as_of_cost(size: int, queries: int) -> dict:
+    root = Path(tempfile.mkdtemp(prefix="memhub-time-bench-"))
+    try:
+        return await _as_of_cost(root, size, queries)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+async def _as_of_cost(root: Path, size: int, queries: int) -> dict:
     import numpy as np
 
     from memhub import MemoryClient
@@ -87,7 +96,6 @@ async def as_of_cost(size: int, queries: int) -> dict:
     from memhub.scope import Scope
     from memhub.testing import HashEmbedder
 
-    root = Path(tempfile.mkdtemp(prefix="memhub-time-bench-"))
     async with MemoryClient(
         storage_dir=root / "store", embed=HashEmbedder(dim=U.DIM), cwd=root
     ) as c:

@@ -68,3 +68,11 @@ def test_madial_bench_runs_on_one_language(tmp_path):
 def test_inspector_bench_times_the_pages(tmp_path):
     out = _run([str(ROOT / "bench/inspector_bench.py"), "--n", "600", "--requests", "6"], tmp_path)
     assert "memories list" in out and "search" in out and "MISS" not in out
+
+
+def test_time_bench_prints_the_as_of_ratio_and_the_resolve_cost(tmp_path):
+    out = _run(
+        [str(ROOT / "bench/time_bench.py"), "--size", "2000", "--queries", "20", "--rounds", "5"],
+        tmp_path,
+    )
+    assert "per statement  p50" in out and "as_of p50" in out and "ratio" in out
