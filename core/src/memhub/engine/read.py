@@ -389,9 +389,8 @@ async def get(
     at, statuses, _ = as_of_filter(as_of)
     if at is None:
         return await to_item(engine, payload)
-    members = await every(
-        engine.store, "memories", Where(must=(Match("chain_root", payload["chain_root"]),))
-    )
+    chain = (Match("chain_root", payload["chain_root"]), Match("tenant", payload["tenant"]))
+    members = await every(engine.store, "memories", Where(must=chain))
     held = [
         p
         for p in map(as_memory, (m.payload for m in members))
