@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -76,6 +77,17 @@ def register(add: AddCommand) -> None:
         "--admin",
         action="store_true",
         help="create: an operator's key, which may also purge the whole store",
+    )
+    p.add_argument(
+        "--rate",
+        metavar="RATE",
+        help="create: this key's request rate, e.g. 20/second or '20/second;600/minute'",
+    )
+    p.add_argument(
+        "--writes", type=int, metavar="N", help="create: this key's writes in progress at once"
+    )
+    p.add_argument(
+        "--quota", type=int, metavar="N", help="create: stored memories its tenant may hold"
     )
     # `--tenant`: the tenant a created key serves (list and revoke refuse it).
 
@@ -223,7 +235,11 @@ async def _ui(inv: Invocation) -> None:
     await _serve(inv, open_browser=not inv.args.no_browser)
 
 
-_KEYS_TAKES = {"create": {"--tenant", "--admin"}, "list": {"--tenant"}, "revoke": {"KEY_ID"}}
+_KEYS_TAKES = {
+    "create": {"--tenant", "--admin", "--rate", "--writes", "--quota"},
+    "list": {"--tenant"},
+    "revoke": {"KEY_ID"},
+}
 
 
 def _check_keys_arguments(action: str, given: dict[str, object]) -> None:
@@ -238,15 +254,29 @@ def _check_keys_arguments(action: str, given: dict[str, object]) -> None:
 async def _keys(inv: Invocation) -> None:
     from memhub.cli import render
     from memhub_server.auth import KEYS_FILE, KeyStore
+    from memhub_server.limits import Limit
 
     a = inv.args
     tenant = getattr(a, "tenant", None)
-    _check_keys_arguments(a.action, {"--tenant": tenant, "KEY_ID": a.key_id, "--admin": a.admin})
+    _check_keys_arguments(
+        a.action,
+        {
+            "--tenant": tenant,
+            "KEY_ID": a.key_id,
+            "--admin": a.admin,
+            "--rate": a.rate,
+            "--writes": a.writes,
+            "--quota": a.quota,
+        },
+    )
     keys = KeyStore(Path(inv.settings().storage_dir) / KEYS_FILE)
     if a.action == "create":
         if not tenant:
             raise UsageError("keys create needs --tenant NAME")
-        key, created = keys.create(tenant, admin=bool(getattr(a, "admin", False)))
+        limits = None
+        if a.rate or a.writes is not None or a.quota is not None:
+            limits = Limit(rate=a.rate, writes=a.writes, quota=a.quota)
+        key, created = keys.create(tenant, admin=bool(getattr(a, "admin", False)), limits=limits)
         if inv.json:
             inv.emit({"id": created.id, "tenant": created.tenant, "key": key}, render.to_json)
         else:
@@ -259,7 +289,7 @@ async def _keys(inv: Invocation) -> None:
     elif a.action == "list":
         listed = [k for k in keys.list_keys() if tenant in (None, k.tenant)]
         if inv.json:
-            inv.emit({"keys": [vars(k) for k in listed]}, render.to_json)
+            inv.emit({"keys": [asdict(k) for k in listed]}, render.to_json)
         else:
             print(
                 render.table(
