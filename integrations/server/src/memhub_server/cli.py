@@ -32,6 +32,25 @@ def register(add: AddCommand) -> None:
         metavar="N",
         help="larger bodies get 413 (default 1 MiB)",
     )
+    p.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="one line per request on stderr: text (default) or json (request id, tenant, "
+        "route, status, duration; never content or keys)",
+    )
+    p.add_argument(
+        "--no-metrics",
+        action="store_true",
+        help="do not serve GET /metrics (Prometheus; it needs an operator's key)",
+    )
+    p.add_argument(
+        "--graceful-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="on SIGTERM, how long requests already running may take to finish (default 30)",
+    )
     _digest_option(p)
 
     p = add(
@@ -157,7 +176,9 @@ async def _serve_api(inv: Invocation) -> None:
 
     from memhub_server.app import DEFAULT_MAX_BODY, create_app
     from memhub_server.auth import KEYS_FILE, KeyStore
+    from memhub_server import logs
     from memhub_server.hub import listen
+    from memhub_server.lifecycle import DrainingServer
 
     a = inv.args
     if not 0 < a.port < 65536:
@@ -165,6 +186,8 @@ async def _serve_api(inv: Invocation) -> None:
     _check_interval(inv)
     if a.max_body_bytes is not None and a.max_body_bytes < 1:
         raise UsageError("--max-body-bytes must be positive")
+    if a.graceful_timeout <= 0:
+        raise UsageError("--graceful-timeout must be positive")
     settings = inv.settings()
     keys = KeyStore(Path(settings.storage_dir) / KEYS_FILE)
     keys.check()  # a broken key file fails here, with the reason, before anything listens
@@ -176,8 +199,12 @@ async def _serve_api(inv: Invocation) -> None:
         await service.close()
         raise
     app = create_app(
-        service=service, auth=keys, max_body_bytes=a.max_body_bytes or DEFAULT_MAX_BODY
+        service=service,
+        auth=keys,
+        max_body_bytes=a.max_body_bytes or DEFAULT_MAX_BODY,
+        metrics=not a.no_metrics,
     )
+    logs.configure(a.log_format)
     if not _is_loopback(a.host):
         print(
             f"memhub: warning: binding {a.host}, not loopback: other machines can reach this "
@@ -193,7 +220,13 @@ async def _serve_api(inv: Invocation) -> None:
     host = f"[{a.host}]" if ":" in a.host else a.host
     print(f"memhub REST API on http://{host}:{a.port} (store: {settings.storage_dir})", flush=True)
     print(f"memory inspector: http://{host}:{a.port}/ui/ (sign in with an API key)", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=a.graceful_timeout,
+    )
+    server = DrainingServer(config)
     schedule = _schedule(inv, service, settings)
     try:
         await server.serve(sockets=[sock])

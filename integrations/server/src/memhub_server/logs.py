@@ -46,15 +46,38 @@ Done = Callable[[str, str, int, str, float], None]
 
 
 def route_of(scope: Scope) -> str:
-    """The template of the route that served ``scope``, or ``"unmatched"``.
+    """The template of the route ``scope`` asks for (``/v1/memories/{memory_id}``), or
+    ``"unmatched"``: an unknown path is the caller's text, not written down as asked.
 
-    An unmatched path is not written down as asked: it is the caller's text.
+    Read from the app's OpenAPI paths (the public list of full templates; an included
+    router's own route knows only its part); the inspector's pages count as ``/ui``.
     """
-    route = scope.get("route")
-    path = getattr(route, "path", None)
-    if isinstance(path, str):
-        return path
+    app = scope.get("app")
+    if app is None:
+        return "unmatched"
+    routes = getattr(app.state, "route_templates", None)
+    if routes is None:
+        routes = app.state.route_templates = _templates(app)
+    method = "GET" if scope["method"] == "HEAD" else scope["method"]
+    path = scope["path"]
+    for regex, template, methods in routes:
+        if method in methods and regex.match(path):
+            return template
+    if path == "/ui" or path.startswith("/ui/"):
+        return "/ui"
     return "unmatched"
+
+
+def _templates(app: Any) -> list[tuple[re.Pattern[str], str, set[str]]]:
+    from starlette.routing import compile_path
+
+    found = [
+        (compile_path(template)[0], template, {m.upper() for m in ops})
+        for template, ops in app.openapi().get("paths", {}).items()
+    ]
+    found.append((re.compile(r"^/metrics$"), "/metrics", {"GET"}))
+    # a literal path before a template that also matches it (/search before /{memory_id})
+    return sorted(found, key=lambda r: r[1].count("{"))
 
 
 def tenant_of(scope: Scope) -> str:
