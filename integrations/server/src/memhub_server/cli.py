@@ -174,9 +174,9 @@ def _is_loopback(host: str) -> bool:
 async def _serve_api(inv: Invocation) -> None:
     import uvicorn
 
+    from memhub_server import logs
     from memhub_server.app import DEFAULT_MAX_BODY, create_app
     from memhub_server.auth import KEYS_FILE, KeyStore
-    from memhub_server import logs
     from memhub_server.hub import listen
     from memhub_server.lifecycle import DrainingServer
 
