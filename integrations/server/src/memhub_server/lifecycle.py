@@ -64,11 +64,15 @@ def start_draining(app: Any) -> None:
 
 
 class DrainingServer(uvicorn.Server):
-    """A ``uvicorn.Server`` that starts draining its app the moment it is told to stop."""
+    """A ``uvicorn.Server`` that starts draining its app the moment it is told to stop, and
+    returns from ``serve`` once drained: the caller closes the store and the schedules,
+    and the process exits 0 (uvicorn would raise the signal again and die of it, skipping
+    that cleanup)."""
 
     def handle_exit(self, sig: int, frame: Any) -> None:
         start_draining(self.config.app)
         super().handle_exit(sig, frame)
+        self._captured_signals.clear()
 
 
 async def _embedder_ready(request: Request) -> bool:
