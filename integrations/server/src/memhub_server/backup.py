@@ -8,8 +8,8 @@ applies while it runs, so every chain, supersede and audit step is in it whole o
 at all, for every tenant in it. Writes wait for it (they read and decide meanwhile;
 only their apply step waits): on this 2-core machine 2,000 memories with their
 256-d vectors took 0.3-0.4 s on Qdrant Edge, so a store of 100,000 holds writes for
-some 20 s: schedule backups of large stores off-peak. The folder appears under its name only once complete
-(written as ``.tmp`` first, then renamed).
+some 20 s: schedule backups of large stores off-peak. The folder appears under its
+name only once complete (written as ``.tmp`` first, then renamed).
 
 It is built on export and import, not on store files: the two round-trip exactly
 (ids, versions, chains, exposure, audit), they work the same on Qdrant Edge and on a
