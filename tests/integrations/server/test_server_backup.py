@@ -163,3 +163,47 @@ async def test_a_backup_taken_under_writes_holds_whole_versions_only(
         assert seen == sorted(seen) and seen[-1] > seen[0]  # taken while versions were written
     finally:
         await service.close()
+
+
+async def _count(service, tenant: str) -> int:
+    from memhub.engine import browse
+
+    await service.open()
+    try:
+        return await browse.count(service.engine, tenant)
+    finally:
+        await service.close()
+
+
+def test_memhub_backup_and_restore_commands(
+    fresh_store, other_store, make_service, memhub_main, tmp_path, capsys
+):
+    async def fill() -> None:
+        service = make_service(fresh_store)
+        await service.open()
+        try:
+            await _fill(service)
+        finally:
+            await service.close()
+
+    asyncio.run(fill())
+    root = tmp_path / "backups"
+    for _ in range(3):
+        assert (
+            memhub_main(["--storage-dir", str(fresh_store), "backup", str(root), "--keep", "2"])
+            == 0
+        )
+    printed = capsys.readouterr().out.split()
+    assert [str(p) for p in backups_in(root)] == printed[1:]
+    assert (
+        memhub_main(["--storage-dir", str(other_store), "--tenant", "beta", "restore", str(root)])
+        == 0
+    )
+    assert "restored tenant 'beta'" in capsys.readouterr().err
+    held = asyncio.run(_count(make_service(other_store), "beta"))
+    assert held == read_manifest(backups_in(root)[-1])["tenants"]["beta"]
+    assert asyncio.run(_count(make_service(other_store), "acme")) == 0  # only --tenant's
+    assert memhub_main(["--storage-dir", str(other_store), "restore", str(root)]) != 0
+    assert "already hold memories: beta" in capsys.readouterr().err
+    assert asyncio.run(_count(make_service(other_store), "acme")) == 0  # nothing half-restored
+    assert memhub_main(["--storage-dir", str(other_store), "restore", str(tmp_path)]) != 0
