@@ -31,7 +31,7 @@ from memhub_server import errors, ui
 from memhub_server.auth import KEYS_FILE, Authenticator, KeyStore
 from memhub_server.lifecycle import Drain
 from memhub_server.lifecycle import router as lifecycle_router
-from memhub_server.limits import TenantLimits
+from memhub_server.limits import RateGate, TenantLimits
 from memhub_server.logs import RequestLog
 from memhub_server.metrics import Metrics
 from memhub_server.metrics import router as metrics_router
@@ -262,6 +262,7 @@ def create_app(
     errors.install(app)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     app.add_middleware(BodyTimeout, seconds=body_timeout)
+    app.add_middleware(RateGate)  # before the body is read: a refusal costs next to nothing
     app.add_middleware(Drain)
     app.add_middleware(HeadAsGet)
     app.add_middleware(RequestLog, done=counters.request_done)  # outermost: sees every answer
