@@ -345,3 +345,42 @@ def test_concurrent_admits_never_exceed_the_write_limit():
 
     asyncio.run(main())
     assert peak == 2 and refused == 8 and limits.writing("acme") == 0
+
+
+# -- the operator's page -----------------------------------------------------------------
+
+
+def test_the_overview_shows_the_counters_metrics_expose(app_with, keys, uid):
+    import re
+
+    http = app_with(metrics=True)
+    key, _ = keys.create("acme")
+    ops, _ = keys.create("ops", admin=True)
+    said = {"content": "我们的主数据库是 PostgreSQL 16", "user_id": uid}
+    for _ in range(2):  # ADD, then the duplicate
+        assert http.post("/v1/memories/", json=said, headers=_auth(key)).status_code == 200
+    search = {"query": "数据库", "user_id": uid}
+    assert http.post("/v1/memories/search", json=search, headers=_auth(key)).status_code == 200
+
+    browser = TestClient(http.app, follow_redirects=False)
+    assert browser.post("/ui/login", data={"key": key}).status_code == 303
+    page = browser.get("/ui/").text
+    scraped = _samples(http.get("/metrics", headers=_auth(ops)).text)
+    exposed = {
+        labels["action"]: int(v)
+        for name, labels, v in scraped
+        if name == "memhub_write_decisions_total" and labels["tenant"] == "acme"
+    }
+    table = re.search(r'id="judge-decisions">(.*?)</table>', page, re.S).group(1)
+    shown = dict(re.findall(r"<td>([A-Z_]+)</td><td class=\"num\">(\d+)</td>", table))
+    assert {a: int(n) for a, n in shown.items()} == exposed and sum(exposed.values()) >= 2
+    latency = re.search(r'id="latency">(.*?)</table>', page, re.S).group(1)
+    searches = re.search(r"<td>search</td>\s*<td class=\"num\">(\d+)</td>", latency).group(1)
+    route = {"route": "/v1/memories/search", "method": "POST"}
+    counted = [
+        v
+        for n, ls, v in scraped
+        if n == "memhub_request_duration_seconds_count" and route.items() <= ls.items()
+    ]
+    assert int(searches) == int(counted[0]) == 1
+    assert re.search(r'id="embed-queue">0</b>', page)

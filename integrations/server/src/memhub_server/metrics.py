@@ -179,7 +179,9 @@ class Metrics:
         }
 
     def latency_of(self, route: str, method: str = "POST") -> dict[str, float] | None:
-        """Count and mean seconds of ``route`` since the start, or ``None`` if never called."""
+        """``count``, ``mean_ms`` and ``p95_ms`` (the upper bound of the histogram bucket that
+        holds the 95th percentile) of ``route`` since the start; ``None`` if never called."""
+        buckets: list[tuple[float, float]] = []
         count = total = 0.0
         for metric in self.latency.collect():
             for sample in metric.samples:
@@ -190,7 +192,28 @@ class Metrics:
                     count = sample.value
                 elif sample.name.endswith("_sum"):
                     total = sample.value
-        return {"count": count, "mean_s": total / count} if count else None
+                elif sample.name.endswith("_bucket"):
+                    buckets.append((float(labels["le"]), sample.value))
+        if not count:
+            return None
+        p95 = next((le for le, n in sorted(buckets) if n >= 0.95 * count), float("inf"))
+        return {"count": count, "mean_ms": total / count * 1000, "p95_ms": p95 * 1000}
+
+    def overview(self, tenant: str) -> dict[str, Any]:
+        """What the inspector's overview shows, from these same counters: ``tenant``'s
+        decisions, the latency of search, add and recall, and the queues now."""
+        routes = {
+            "search": "/v1/memories/search",
+            "add": "/v1/memories/",
+            "recall": "/v1/hmg/recall",
+            "memorize": "/v1/hmg/memorize",
+        }
+        return {
+            "decisions": dict(sorted(self.decisions_of(tenant).items())),
+            "latency": {name: self.latency_of(route) for name, route in routes.items()},
+            "owner_tasks": self.owner_tasks(),
+            "embed_queue": self.embed_queue(),
+        }
 
     async def count_memories(self, tenants: Sequence[str]) -> None:
         """Recount the stored memories of ``tenants`` (at most every ``COUNT_EVERY_S``)."""
