@@ -384,3 +384,57 @@ def test_the_overview_shows_the_counters_metrics_expose(app_with, keys, uid):
     ]
     assert int(searches) == int(counted[0]) == 1
     assert re.search(r'id="embed-queue">0</b>', page)
+
+
+# -- the command line --------------------------------------------------------------------
+
+
+def test_keys_create_with_limits_and_bad_limits_write_nothing(fresh_store, memhub_main, capsys):
+    base = ["--storage-dir", str(fresh_store), "--tenant", "acme", "keys"]
+    assert memhub_main([*base, "create", "--rate", "5/second", "--quota", "10"]) == 0
+    capsys.readouterr()
+    assert memhub_main(["--storage-dir", str(fresh_store), "--json", "keys", "list"]) == 0
+    (listed,) = json.loads(capsys.readouterr().out)["keys"]
+    assert listed["limits"] == {"rate": "5/second", "writes": None, "quota": 10}
+    before = (fresh_store / KEYS_FILE).read_text()
+    assert memhub_main([*base, "create", "--rate", "lots"]) != 0
+    assert memhub_main([*base, "create", "--writes", "0"]) != 0
+    assert "rate limit 'lots'" in capsys.readouterr().err
+    assert (fresh_store / KEYS_FILE).read_text() == before
+    assert memhub_main(["--storage-dir", str(fresh_store), "keys", "list", "--rate", "1/s"]) != 0
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--graceful-timeout", "0"], "--graceful-timeout must be positive"),
+        (["--backup-keep", "0"], "--backup-keep must be 1 or more"),
+        (["--backup-every", "often"], "not a duration"),
+    ],
+)
+def test_serve_api_refuses_bad_operations_flags_before_opening(
+    fresh_store, memhub_main, capsys, flags, message
+):
+    assert memhub_main(["--storage-dir", str(fresh_store), "serve-api", *flags]) != 0
+    assert message in capsys.readouterr().err
+
+
+async def test_the_server_backs_up_on_a_schedule_kept_n_deep(fresh_store, make_service, tmp_path):
+    from memhub_server.backup import BackupSchedule, backups_in
+
+    service = make_service(fresh_store)
+    await service.open()
+    reports: list[str] = []
+    try:
+        await (await service.client("acme")).memorize("我住在上海", user_id="u1")
+        schedule = BackupSchedule(service, tmp_path / "b", 0.2, 2, reports.append)
+        schedule.start()
+        for _ in range(100):
+            if len(reports) >= 3:
+                break
+            await asyncio.sleep(0.1)
+        await schedule.stop()
+    finally:
+        await service.close()
+    assert len(reports) >= 3 and all(r.startswith("backup: ") for r in reports)
+    assert len(backups_in(tmp_path / "b")) == 2
