@@ -207,3 +207,34 @@ def test_memhub_backup_and_restore_commands(
     assert "already hold memories: beta" in capsys.readouterr().err
     assert asyncio.run(_count(make_service(other_store), "acme")) == 0  # nothing half-restored
     assert memhub_main(["--storage-dir", str(other_store), "restore", str(tmp_path)]) != 0
+
+
+@pytest.mark.filterwarnings("ignore:Payload indexes have no effect:UserWarning")
+async def test_backup_and_restore_on_the_qdrant_server_path(tmp_path):
+    """The same round trip over qdrant-client (its local mode, as for a Qdrant server)."""
+    from memhub import Settings
+    from memhub.store.server import QdrantServerStore
+    from memhub.testing import HashEmbedder
+    from memhub_server.service import MemoryService
+
+    def server_service() -> MemoryService:
+        settings = Settings(storage_dir=str(tmp_path / uuid.uuid4().hex))
+        return MemoryService(settings, store=QdrantServerStore(":memory:"), embed=HashEmbedder())
+
+    service = server_service()
+    await service.open()
+    try:
+        await _fill(service)
+        before = await _answers(service)
+        exports = {t: await _export(service, t) for t in ("acme", "beta")}
+        folder = await backup(service, tmp_path / "backups")
+    finally:
+        await service.close()
+    restored = server_service()
+    await restored.open()
+    try:
+        await restore(restored, folder)
+        assert await _answers(restored) == before
+        assert {t: await _export(restored, t) for t in ("acme", "beta")} == exports
+    finally:
+        await restored.close()

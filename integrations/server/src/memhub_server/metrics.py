@@ -128,9 +128,10 @@ class Metrics:
             registry=r,
         )
         engine = service.engine
-        if not isinstance(engine.embedder, TimedEmbedder):
-            engine.embedder = TimedEmbedder(engine.embedder, self.embed)
-        self._embedder: TimedEmbedder = engine.embedder
+        inner = engine.embedder
+        if isinstance(inner, TimedEmbedder):  # a second app over the same service counts anew
+            inner = inner.inner
+        self._embedder = engine.embedder = TimedEmbedder(inner, self.embed)
         owner = Gauge(
             "memhub_owner_loop_tasks",
             "Operations in flight on the engine's event loop (its queue).",
