@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import logging
 
 import pytest
 from fastapi.testclient import TestClient
@@ -236,9 +235,7 @@ def json_log():
     stream = io.StringIO()
     handler = logs.configure("json", stream)
     yield stream
-    logger = logging.getLogger("memhub_server")
-    logger.removeHandler(handler)
-    logger.propagate = True
+    logs.unconfigure(handler)
 
 
 def test_one_json_line_per_request_with_its_id_and_nothing_said(app_with, keys, uid, json_log):
@@ -280,7 +277,7 @@ def test_text_log_format_says_the_same_in_one_line(app_with, keys):
     try:
         r = http.get("/v1/hmg/stats", headers={**_auth(key), "X-Request-ID": "t-1"})
     finally:
-        logging.getLogger("memhub_server").removeHandler(handler)
+        logs.unconfigure(handler)
     assert r.status_code == 200
     (line,) = stream.getvalue().splitlines()
     assert " info [t-1] GET /v1/hmg/stats 200 " in line and line.endswith("tenant=acme")

@@ -253,7 +253,6 @@ async def _serve_api(inv: Invocation) -> None:
         max_body_bytes=a.max_body_bytes or DEFAULT_MAX_BODY,
         metrics=not a.no_metrics,
     )
-    logs.configure(a.log_format)
     if not _is_loopback(a.host):
         print(
             f"memhub: warning: binding {a.host}, not loopback: other machines can reach this "
@@ -278,6 +277,7 @@ async def _serve_api(inv: Invocation) -> None:
     server = DrainingServer(config)
     schedule = _schedule(inv, service, settings)
     backups = _backup_schedule(inv, service, settings)
+    handler = logs.configure(a.log_format)
     try:
         await server.serve(sockets=[sock])
     finally:
@@ -285,6 +285,7 @@ async def _serve_api(inv: Invocation) -> None:
             if running is not None:
                 await running.stop()
         await service.close()
+        logs.unconfigure(handler)
 
 
 def _backup_schedule(inv: Invocation, service, settings: Settings):

@@ -201,3 +201,11 @@ def configure(fmt: LogFormat, stream: Any = None) -> logging.Handler:
     logger.setLevel(logging.INFO)
     logger.propagate = False  # a root handler (uvicorn's) would print each line twice
     return handler
+
+
+def unconfigure(handler: logging.Handler) -> None:
+    """Undo ``configure``: the server has stopped (its stream may close after it)."""
+    logger = logging.getLogger("memhub_server")
+    logger.removeHandler(handler)
+    if not logger.handlers:
+        logger.propagate = True
