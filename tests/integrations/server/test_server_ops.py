@@ -317,7 +317,8 @@ def test_while_draining_new_requests_get_503_and_change_nothing(app_with, keys, 
     )
     assert refused.status_code == 503 and refused.json()["error"]["code"] == "shutting_down"
     assert refused.headers["connection"] == "close"
-    assert http.get("/ready").status_code == 503
+    not_ready = http.get("/ready")
+    assert not_ready.status_code == 503 and not_ready.json()["checks"]["accepting"] is False
     assert http.get("/health").status_code == 200
     http.app.state.draining = False
     assert http.get("/v1/hmg/stats", headers=_auth(key)).json()["atoms"] == 0

@@ -46,7 +46,7 @@ class Drain:
         if scope["type"] != "http" or not getattr(state, "draining", False):
             await self.app(scope, receive, send)
             return
-        if scope["path"] == "/health":  # alive while it drains: not a reason to kill it
+        if scope["path"] in ("/health", "/ready"):  # alive, and saying it is not ready
             await self.app(scope, receive, send)
             return
         response = errors.error_response(
