@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -436,3 +437,29 @@ async def test_the_server_backs_up_on_a_schedule_kept_n_deep(fresh_store, make_s
         await service.close()
     assert len(reports) >= 3 and all(r.startswith("backup: ") for r in reports)
     assert len(backups_in(tmp_path / "b")) == 2
+
+
+def test_the_embed_queue_gauge_counts_what_waits_for_e5():
+    import threading
+
+    from prometheus_client import CollectorRegistry, Histogram
+
+    from memhub.embed.e5 import E5Embedder
+    from memhub_server.metrics import TimedEmbedder
+
+    e5 = E5Embedder()  # the model loads on first use: these jobs never use it
+    timed = TimedEmbedder(e5, Histogram("t", "t", ["kind"], registry=CollectorRegistry()))
+    release = threading.Event()
+    busy = e5._long.submit(release.wait, 10)  # the lane's worker is held by this job
+    waiting = [e5._long.submit(lambda: None) for _ in range(3)]
+    try:
+        deadline = time.monotonic() + 5
+        while timed.queued() != 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert timed.queued() == 3
+    finally:
+        release.set()
+    busy.result(timeout=5)
+    for job in waiting:
+        job.result(timeout=5)
+    assert timed.queued() == 0
