@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memhub import Settings, UsageError
+from memhub_server import backup_cli
 
 if TYPE_CHECKING:
     from memhub.cli.app import AddCommand, Invocation
@@ -97,28 +98,7 @@ def register(add: AddCommand) -> None:
         "--no-browser", action="store_true", help="only print the link (e.g. on a server)"
     )
 
-    p = add(
-        "backup",
-        _backup,
-        "write a consistent backup of every tenant (or --tenant) into DIR, kept N deep",
-        scope=("tenant",),
-    )
-    p.add_argument("dir", metavar="DIR", help="the folder that holds the backups")
-    p.add_argument(
-        "--keep", type=int, default=0, metavar="N", help="keep the N newest backups (default all)"
-    )
-
-    p = add(
-        "restore",
-        _restore,
-        "import a backup (every tenant, or --tenant) into tenants that hold nothing yet",
-        scope=("tenant",),
-    )
-    p.add_argument(
-        "backup",
-        metavar="BACKUP",
-        help="a backup folder (DIR/memhub-backup-...), or DIR: its newest",
-    )
+    backup_cli.register(add)
 
     p = add(
         "keys",
@@ -276,7 +256,7 @@ async def _serve_api(inv: Invocation) -> None:
     )
     server = DrainingServer(config)
     schedule = _schedule(inv, service, settings)
-    backups = _backup_schedule(inv, service, settings)
+    backups = backup_cli.schedule(inv, service, settings, _say)
     handler = logs.configure(a.log_format)
     try:
         await server.serve(sockets=[sock])
@@ -286,58 +266,6 @@ async def _serve_api(inv: Invocation) -> None:
                 await running.stop()
         await service.close()
         logs.unconfigure(handler)
-
-
-def _backup_schedule(inv: Invocation, service, settings: Settings):
-    """The backup schedule asked for with ``--backup-every``, started; ``None`` when off."""
-    from memhub_server.backup import BackupSchedule
-    from memhub_server.schedule import parse_interval
-
-    a = inv.args
-    if a.backup_every is None or parse_interval(a.backup_every) == 0:
-        return None
-    root = Path(a.backup_dir or Path(settings.storage_dir) / "backups")
-    schedule = BackupSchedule(
-        service, root, parse_interval(a.backup_every), a.backup_keep, lambda x: _say(f"memhub: {x}")
-    )
-    schedule.start()
-    _say(f"memhub: backup every {a.backup_every.strip()} into {root}, {a.backup_keep} kept")
-    return schedule
-
-
-async def _backup(inv: Invocation) -> None:
-    from memhub_server.backup import backup
-
-    tenant = getattr(inv.args, "tenant", None)
-    if inv.args.keep < 0:
-        raise UsageError("--keep must be 0 (all) or more")
-    service = _service(inv.settings())
-    try:
-        folder = await backup(
-            service, inv.args.dir, tenants=[tenant] if tenant else None, keep=inv.args.keep
-        )
-    finally:
-        await service.close()
-    print(folder)
-
-
-async def _restore(inv: Invocation) -> None:
-    from memhub_server.backup import PREFIX, backups_in, restore
-
-    tenant = getattr(inv.args, "tenant", None)
-    folder = Path(inv.args.backup)
-    if not folder.name.startswith(PREFIX):  # the folder of backups: its newest
-        found = backups_in(folder)
-        if not found:
-            raise UsageError(f"{folder} holds no memhub backup")
-        folder = found[-1]
-    service = _service(inv.settings())
-    try:
-        done = await restore(service, folder, tenants=[tenant] if tenant else None)
-    finally:
-        await service.close()
-    for name, result in done.items():
-        _say(f"memhub: restored tenant {name!r}: {result.imported} memories from {folder.name}")
 
 
 async def _serve(inv: Invocation, *, open_browser: bool = False) -> None:
