@@ -3,12 +3,22 @@
     python bench/server_load.py [--clients 16] [--seconds 30 | --quick] [--embedder e5|hash] [--json
     OUT]
     python bench/server_load.py --slow-judge 5 [--quick]
+    python bench/server_load.py --flood 5 [--quick]
+    python bench/server_load.py --sweep 1,8,32 [--quick]
 
 With ``--slow-judge S`` it runs the load twice on one server: quiet, then while
 another tenant keeps writing through a judge that takes S seconds per call
 (scripted: the server's judge sleeps for that tenant's candidates). It prints the
 other tenants' write p95 in both runs and their ratio (target: at most 2x), which
 holds only if no lock is held across a model call.
+
+With ``--flood R`` another tenant, whose key is limited to R requests a second
+(``memhub_server.limits``), sends 10 x R a second the whole time (searches and adds,
+paced): the other tenant's p95 beside it is compared with its quiet p95 (target: at
+most 1.3x), and the flooder's answers are counted (most must be 429).
+
+With ``--sweep 1,8,32`` the load runs once per client count, on one server, and one
+line per count gives p50/p95 of add and search.
 
 The server runs in its own process (``--serve``, started by this script) on
 127.0.0.1 over a fresh store in a temp dir; the clients share one ``httpx``
@@ -287,6 +297,101 @@ async def slow_tenant(
         latencies.append((time.perf_counter() - start) * 1000)
 
 
+async def flooder(
+    http: httpx.AsyncClient, rate: float, deadline: float, statuses: dict[int, int]
+) -> None:
+    """Send ``rate`` requests a second (paced, not waiting for answers beyond 64 at once) until
+    ``deadline``: searches, and an add in four."""
+    facts, queries = real_facts(100), real_queries(100)
+    gate = asyncio.Semaphore(64)
+    sent: list[asyncio.Task] = []
+
+    async def one(n: int) -> None:
+        async with gate:
+            if n % 4 == 0:
+                body = {"content": f"{facts[n % len(facts)]} #flood-{n}", "user_id": "flood"}
+                request = http.post("/v1/memories/", json=body)
+            else:
+                body = {"query": queries[n % len(queries)], "user_id": "flood"}
+                request = http.post("/v1/memories/search", json=body)
+            try:
+                status = (await request).status_code
+            except httpx.HTTPError:
+                status = 0
+            statuses[status] = statuses.get(status, 0) + 1
+
+    start = time.monotonic()
+    for n in range(MAX_REQUESTS_PER_CLIENT):
+        due = start + n / rate
+        if due >= deadline:
+            break
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
+        sent.append(asyncio.ensure_future(one(n)))
+    await asyncio.gather(*sent)
+
+
+def flood_child(base: str, key: str, rate: float, seconds: float) -> None:
+    """The flooder in a process of its own (its client work must not slow the measured
+    clients' loop); prints its answers' statuses as JSON."""
+    statuses: dict[int, int] = {}
+
+    async def main() -> None:
+        limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+        headers = {"Authorization": f"Bearer {key}"}
+        async with httpx.AsyncClient(
+            base_url=base, headers=headers, limits=limits, timeout=60
+        ) as http:
+            await flooder(http, rate, time.monotonic() + seconds, statuses)
+
+    asyncio.run(main())
+    print(json.dumps(statuses), flush=True)
+
+
+async def run_flood(base: str, key: str, flood_key: str, args: argparse.Namespace) -> dict:
+    """The load quiet, then beside a tenant sending 10x its rate limit."""
+    quiet = await run_load(base, key, args)
+    rate, seconds = str(10 * args.flood), str(args.seconds + 2.0)
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--flood-child", base, flood_key, rate, seconds],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        await asyncio.sleep(0.5)  # the flood is running
+        loaded = await run_load(base, key, args)
+        out, _ = await asyncio.to_thread(child.communicate, timeout=args.seconds + 120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    statuses = {int(k): v for k, v in json.loads(out.strip().splitlines()[-1]).items()}
+    q, s = quiet["ops"]["all"]["p95"], loaded["ops"]["all"]["p95"]
+    refused = statuses.get(429, 0) / max(1, sum(statuses.values()))
+    print(
+        f"\nother tenant's p95 (all requests): quiet {q:.1f} ms, beside a tenant sending "
+        f"{10 * args.flood:g}/s against its {args.flood:g}/s limit {s:.1f} ms: {s / q:.2f}x "
+        f"(target <= 1.3x); the flooder's answers: {dict(sorted(statuses.items()))} "
+        f"({refused:.0%} refused with 429)"
+    )
+    return {"quiet": quiet, "flood": loaded, "ratio_p95": s / q, "flooder_statuses": statuses}
+
+
+async def run_sweep(base: str, key: str, args: argparse.Namespace) -> dict:
+    """The load at each client count of ``--sweep``; one summary line each."""
+    runs = {}
+    for clients in args.sweep:
+        args.clients = clients
+        runs[clients] = await run_load(base, key, args)
+    print(f"\n{'clients':>8}{'add p50':>10}{'add p95':>10}{'search p50':>12}{'search p95':>12}")
+    for clients, r in runs.items():
+        add, search = r["ops"]["add"], r["ops"]["search"]
+        print(
+            f"{clients:>8}{add['p50']:>10.1f}{add['p95']:>10.1f}"
+            f"{search['p50']:>12.1f}{search['p95']:>12.1f}"
+        )
+    problems = [p for r in runs.values() for p in r["verify_problems"]]
+    return {"runs": runs, "verify_problems": problems}
+
+
 async def run_slow_judge(base: str, key: str, slow_key: str, args: argparse.Namespace) -> dict:
     """The load quiet, then beside a tenant whose judge takes ``args.slow_judge`` s per call."""
     quiet = await run_load(base, key, args)
@@ -332,22 +437,47 @@ def main() -> int:
         metavar="S",
         help="also run beside a tenant whose judge takes S seconds",
     )
+    parser.add_argument(
+        "--flood",
+        type=int,
+        default=0,
+        metavar="R",
+        help="also run beside a tenant limited to R requests/s that sends 10 x R/s",
+    )
+    parser.add_argument(
+        "--sweep",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=None,
+        metavar="N,N,...",
+        help="run the load once per client count (e.g. 1,8,32)",
+    )
     parser.add_argument("--serve", metavar="STORE", help=argparse.SUPPRESS)  # the child process
+    parser.add_argument("--flood-child", nargs=4, help=argparse.SUPPRESS)  # the flooder's
     args = parser.parse_args()
     if args.serve:
         serve(args.serve, args.embedder, args.slow_judge)
+        return 0
+    if args.flood_child:
+        base, key, rate, seconds = args.flood_child
+        flood_child(base, key, float(rate), float(seconds))
         return 0
     if args.quick:
         args.seconds = 5.0
     if not (1 <= args.clients <= 256 and 0 < args.seconds <= 600 and 0 <= args.write_ratio <= 1):
         parser.error("--clients 1-256, --seconds up to 600, --write-ratio 0-1")
+    if not 0 <= args.flood <= 50 or any(not 1 <= n <= 256 for n in args.sweep or []):
+        parser.error("--flood 0-50 requests/s, --sweep counts 1-256")
 
     from memhub_server.auth import KEYS_FILE, KeyStore
+    from memhub_server.limits import Limit
 
     folder = Path(tempfile.mkdtemp(prefix="memhub-server-load-"))
     store = folder / "store"
     key, _ = KeyStore(store / KEYS_FILE).create("bench")
     slow_key, _ = KeyStore(store / KEYS_FILE).create("slow")
+    flood_key, _ = KeyStore(store / KEYS_FILE).create(
+        "flood", limits=Limit(rate=f"{args.flood:g}/second") if args.flood else None
+    )
     env = {**os.environ, "MEMHUB_CONFIG": str(folder / "config.yaml")}
     command = [
         sys.executable,
@@ -368,7 +498,14 @@ def main() -> int:
             raise SystemExit(f"the server did not start (exit {child.poll()})")
         base = f"http://{HOST}:{int(line.split()[1])}"
         print(f"server on {base}, store {store}", file=sys.stderr)
-        if args.slow_judge:
+        if args.flood:
+            result = asyncio.run(run_flood(base, key, flood_key, args))
+            result["verify_problems"] = (
+                result["quiet"]["verify_problems"] + result["flood"]["verify_problems"]
+            )
+        elif args.sweep:
+            result = asyncio.run(run_sweep(base, key, args))
+        elif args.slow_judge:
             result = asyncio.run(run_slow_judge(base, key, slow_key, args))
             result["verify_problems"] = (
                 result["quiet"]["verify_problems"] + result["slow_judge"]["verify_problems"]

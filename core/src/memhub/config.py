@@ -72,6 +72,24 @@ class Settings(BaseModel):
         "hub and MCP (RemoteClient splits a longer list; MemoryClient in process is not bound)",
     )
 
+    # Per-tenant limits of the REST service (memhub_server.limits); an API key may set its own.
+    rate_limit: str | None = Field(
+        None,
+        description="REST service: requests per tenant, e.g. '20/second' or "
+        "'20/second;600/minute'; over it 429 with Retry-After (unset: no limit)",
+    )
+    max_concurrent_writes: int = Field(
+        0, ge=0, description="REST service: writes of one tenant in progress at once (0: no limit)"
+    )
+    memory_quota: int = Field(
+        0, ge=0, description="REST service: stored memories per tenant (0: no quota)"
+    )
+    rate_limit_storage: str = Field(
+        "memory://",
+        description="where the rate windows live: memory:// (per process) or a shared "
+        "storage such as redis://host:6379 for several workers",
+    )
+
     qdrant_url: str | None = Field(
         None, description="Qdrant server/cluster URL; unset = embedded Qdrant Edge"
     )

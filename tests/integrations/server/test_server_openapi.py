@@ -52,6 +52,7 @@ ROUTES = {
     ("get", "/v1/hmg/history/{atom_id}"): "HistoryResult",
     ("get", "/v1/hmg/stats"): "Stats",
     ("get", "/health"): "Health",
+    ("get", "/ready"): "Readiness",
     ("get", "/v1/export"): None,  # JSON Lines, one memory a line (memhub.engine.jsonl)
     ("post", "/v1/import"): "ImportResult",
 }
@@ -103,7 +104,7 @@ def test_openapi_lists_every_route_with_request_and_response_schemas(openapi_app
         op = doc["paths"][path][method]
         if model is not None:
             assert model in _refs(op["responses"]["200"]), (method, path)
-        if path != "/health":
+        if path not in ("/health", "/ready"):
             assert _refs(op["responses"]["404"]) == {"ErrorResponse"}
             assert _refs(op["responses"]["422"]) == {
                 "ErrorResponse"
@@ -132,8 +133,8 @@ def api_schema(openapi_app):
 def test_fuzzed_requests_get_no_server_error_and_match_the_schema(
     api_schema, openapi_app, method, path, mode
 ):
-    if path == "/health" and mode is GenerationMode.NEGATIVE:
-        pytest.skip("/health takes no input, so there is no invalid input to send")
+    if path in ("/health", "/ready") and mode is GenerationMode.NEGATIVE:
+        pytest.skip(f"{path} takes no input, so there is no invalid input to send")
     _, key = openapi_app
     operation = api_schema[path][method.upper()]
     auth = {"Authorization": f"Bearer {key}"}

@@ -228,6 +228,10 @@ class E5Embedder:
                 )
             return self._helpers
 
+    def queued(self) -> int:
+        """Embedding jobs waiting in both lanes, every caller's (the server's queue depth)."""
+        return sum(self._short.pending().values()) + sum(self._long.pending().values())
+
     def _lane(self, texts: Sequence[str]) -> FairExecutor:
         return self._short if len(texts) == 1 and len(texts[0]) <= _SHORT_CHARS else self._long
 

@@ -1,6 +1,8 @@
 """``create_app``: the REST API as a FastAPI application.
 
-    /health                       no key needed
+    /health                       alive; no key needed
+    /ready                        store open, embedder working, keys valid (``lifecycle``)
+    /metrics                      Prometheus, with an operator's key (``metrics``; off by default)
     /v1/memories/...              the MemHub face (add, search, get, list, update, delete)
     /v1/users/{user_id}           DELETE: forget one user (the right to erasure)
     /v1/hmg/...                   the HMG face (memorize, recall, correct, govern, ...)
@@ -24,8 +26,15 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memhub import Settings
+from memhub.engine import browse
 from memhub_server import errors, ui
 from memhub_server.auth import KEYS_FILE, Authenticator, KeyStore
+from memhub_server.lifecycle import Drain
+from memhub_server.lifecycle import router as lifecycle_router
+from memhub_server.limits import RateGate, TenantLimits
+from memhub_server.logs import RequestLog
+from memhub_server.metrics import Metrics
+from memhub_server.metrics import router as metrics_router
 from memhub_server.routes_hmg import router as hmg_router
 from memhub_server.routes_memhub import router as memhub_router
 from memhub_server.routes_memhub import users_router
@@ -197,6 +206,8 @@ def create_app(
     body_timeout: float = DEFAULT_BODY_TIMEOUT,
     on_shutdown: Callable[[], None] | None = None,
     ui_token_login: bool = False,
+    metrics: bool = False,
+    limits: TenantLimits | None = None,
 ) -> FastAPI:
     """The REST API over one store.
 
@@ -210,6 +221,9 @@ def create_app(
             removes its ``hub.json`` there).
         ui_token_login: the inspector accepts the key in its address (``/ui/?token=``),
             as the local hub's printed link does.
+        metrics: serve ``GET /metrics`` (operator's key). The counters are kept either way:
+            the inspector's overview shows them.
+        limits: the per-tenant limits; default: those the settings set (none by default).
 
     Example:
         >>> app = create_app(Settings.load(storage_dir="./.memhub_data"))
@@ -240,10 +254,18 @@ def create_app(
     )
     app.state.service = service
     app.state.auth = auth
+    app.state.metrics = counters = Metrics(service)
+    app.state.limits = limits or TenantLimits.from_settings(
+        service.settings, functools.partial(browse.count, service.engine)
+    )
+    app.state.draining = False
     errors.install(app)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     app.add_middleware(BodyTimeout, seconds=body_timeout)
+    app.add_middleware(RateGate)  # before the body is read: a refusal costs next to nothing
+    app.add_middleware(Drain)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(RequestLog, done=counters.request_done)  # outermost: sees every answer
 
     limit = service.settings.max_messages_per_add
 
@@ -251,6 +273,10 @@ def create_app(
     async def health() -> Health:
         """Liveness and the per-request limits; needs no key and says nothing about the data."""
         return Health(version=_version(), max_messages_per_add=limit)
+
+    app.include_router(lifecycle_router)
+    if metrics:
+        app.include_router(metrics_router)
 
     app.include_router(
         memhub_router, prefix="/v1/memories", tags=["memories"], responses=errors.RESPONSES

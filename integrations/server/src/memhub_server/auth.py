@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Protocol
 
 from memhub.errors import InvalidInputError, NotFoundError, UsageError
+from memhub_server.limits import Limit, parse_rate
 
 KEYS_FILE = "api_keys.json"
 KEY_PREFIX = "mh_"
@@ -81,6 +82,24 @@ def _problem(entry: object) -> str | None:
         )
     if not isinstance(entry.get("sha256"), str) or not _SHA256.match(entry["sha256"]):
         return "has no sha256 (64 hex digits of the key's SHA-256)"
+    return _limits_problem(entry.get("limits"))
+
+
+def _limits_problem(limits: object) -> str | None:
+    if limits is None:
+        return None
+    if not isinstance(limits, dict) or set(limits) - {"rate", "writes", "quota"}:
+        return 'has limits that are not {"rate": "20/second", "writes": 4, "quota": 100000}'
+    for name in ("writes", "quota"):
+        value = limits.get(name)
+        if value is not None and (type(value) is not int or value < 1):
+            return f"has limits.{name} {value!r}, not a positive whole number"
+    rate = limits.get("rate")
+    if rate is not None:
+        try:
+            parse_rate(rate if isinstance(rate, str) else "")
+        except InvalidInputError as err:
+            return f"has {err}"
     return None
 
 
@@ -104,6 +123,8 @@ class KeyInfo:
     tenant: str
     created_at: str
     admin: bool = False
+    limits: Limit | None = None
+    """The key's own limits (``memhub_server.limits``), over the server's defaults."""
 
 
 class KeyStore:
@@ -156,6 +177,7 @@ class KeyStore:
                 tenant=e["tenant"],
                 created_at=e.get("created_at", ""),
                 admin=e.get("admin") is True,
+                limits=Limit(**e["limits"]) if e.get("limits") else None,
             )
             for e in self._entries()
         }
@@ -173,28 +195,44 @@ class KeyStore:
         info = self._by_digest.get(_digest(token))
         return bool(info and info.admin)
 
+    def limits_for(self, token: str) -> Limit | None:
+        """The limits set on ``token``'s key, or ``None`` (the server's defaults apply)."""
+        self._reload()
+        info = self._by_digest.get(_digest(token))
+        return info.limits if info else None
+
     def list_keys(self) -> list[KeyInfo]:
         self._reload()
         return sorted(self._by_digest.values(), key=lambda k: k.created_at)
 
-    def create(self, tenant: str, *, admin: bool = False) -> tuple[str, KeyInfo]:
+    def create(
+        self, tenant: str, *, admin: bool = False, limits: Limit | None = None
+    ) -> tuple[str, KeyInfo]:
         """A new random key for ``tenant``; only its hash is stored. Returns the key (shown once).
 
-        ``admin`` keys may also purge the whole store (see the module docstring).
+        ``admin`` keys may also purge the whole store (see the module docstring);
+        ``limits`` apply to this key's requests instead of the server's defaults.
         """
         if not TENANT_PATTERN.match(tenant):
             raise InvalidInputError(
                 "tenant must be 1-64 letters, digits, '.', "
                 "'_' or '-', starting with a letter or digit"
             )
+        shown = {k: v for k, v in vars(limits).items() if v is not None} if limits else {}
+        if problem := _limits_problem(shown):
+            raise InvalidInputError(f"the key {problem.removeprefix('has ')}")
         key = KEY_PREFIX + secrets.token_urlsafe(32)
         info = KeyInfo(
             id="k_" + secrets.token_hex(6),
             tenant=tenant,
             created_at=datetime.now(UTC).isoformat(timespec="seconds"),
             admin=admin,
+            limits=limits if shown else None,
         )
-        self._save([*self._entries(), {**vars(info), "sha256": _digest(key)}])
+        entry = {**vars(info), "limits": shown or None, "sha256": _digest(key)}
+        if not shown:
+            del entry["limits"]
+        self._save([*self._entries(), entry])
         return key, info
 
     def revoke(self, key_id: str) -> KeyInfo:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import ipaddress
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memhub import Settings, UsageError
+from memhub_server import backup_cli
 
 if TYPE_CHECKING:
     from memhub.cli.app import AddCommand, Invocation
@@ -30,6 +32,45 @@ def register(add: AddCommand) -> None:
         default=None,
         metavar="N",
         help="larger bodies get 413 (default 1 MiB)",
+    )
+    p.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="one line per request on stderr: text (default) or json (request id, tenant, "
+        "route, status, duration; never content or keys)",
+    )
+    p.add_argument(
+        "--no-metrics",
+        action="store_true",
+        help="do not serve GET /metrics (Prometheus; it needs an operator's key)",
+    )
+    p.add_argument(
+        "--graceful-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="on SIGTERM, how long requests already running may take to finish (default 30)",
+    )
+    p.add_argument(
+        "--backup-every",
+        metavar="DURATION",
+        default=None,
+        help="back up every tenant every DURATION (24h, 30m; a plain number is hours; "
+        "default off), into --backup-dir",
+    )
+    p.add_argument(
+        "--backup-dir",
+        metavar="DIR",
+        default=None,
+        help="where scheduled backups go (default: <storage_dir>/backups)",
+    )
+    p.add_argument(
+        "--backup-keep",
+        type=int,
+        default=7,
+        metavar="N",
+        help="scheduled backups kept, the newest (default 7)",
     )
     _digest_option(p)
 
@@ -57,6 +98,8 @@ def register(add: AddCommand) -> None:
         "--no-browser", action="store_true", help="only print the link (e.g. on a server)"
     )
 
+    backup_cli.register(add)
+
     p = add(
         "keys",
         _keys,
@@ -76,6 +119,17 @@ def register(add: AddCommand) -> None:
         "--admin",
         action="store_true",
         help="create: an operator's key, which may also purge the whole store",
+    )
+    p.add_argument(
+        "--rate",
+        metavar="RATE",
+        help="create: this key's request rate, e.g. 20/second or '20/second;600/minute'",
+    )
+    p.add_argument(
+        "--writes", type=int, metavar="N", help="create: this key's writes in progress at once"
+    )
+    p.add_argument(
+        "--quota", type=int, metavar="N", help="create: stored memories its tenant may hold"
     )
     # `--tenant`: the tenant a created key serves (list and revoke refuse it).
 
@@ -143,9 +197,11 @@ def _is_loopback(host: str) -> bool:
 async def _serve_api(inv: Invocation) -> None:
     import uvicorn
 
+    from memhub_server import logs
     from memhub_server.app import DEFAULT_MAX_BODY, create_app
     from memhub_server.auth import KEYS_FILE, KeyStore
     from memhub_server.hub import listen
+    from memhub_server.lifecycle import DrainingServer
 
     a = inv.args
     if not 0 < a.port < 65536:
@@ -153,6 +209,14 @@ async def _serve_api(inv: Invocation) -> None:
     _check_interval(inv)
     if a.max_body_bytes is not None and a.max_body_bytes < 1:
         raise UsageError("--max-body-bytes must be positive")
+    if a.graceful_timeout <= 0:
+        raise UsageError("--graceful-timeout must be positive")
+    if a.backup_keep < 1:
+        raise UsageError("--backup-keep must be 1 or more")
+    if a.backup_every is not None:
+        from memhub_server.schedule import parse_interval
+
+        parse_interval(a.backup_every)
     settings = inv.settings()
     keys = KeyStore(Path(settings.storage_dir) / KEYS_FILE)
     keys.check()  # a broken key file fails here, with the reason, before anything listens
@@ -164,7 +228,10 @@ async def _serve_api(inv: Invocation) -> None:
         await service.close()
         raise
     app = create_app(
-        service=service, auth=keys, max_body_bytes=a.max_body_bytes or DEFAULT_MAX_BODY
+        service=service,
+        auth=keys,
+        max_body_bytes=a.max_body_bytes or DEFAULT_MAX_BODY,
+        metrics=not a.no_metrics,
     )
     if not _is_loopback(a.host):
         print(
@@ -181,14 +248,24 @@ async def _serve_api(inv: Invocation) -> None:
     host = f"[{a.host}]" if ":" in a.host else a.host
     print(f"memhub REST API on http://{host}:{a.port} (store: {settings.storage_dir})", flush=True)
     print(f"memory inspector: http://{host}:{a.port}/ui/ (sign in with an API key)", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=a.graceful_timeout,
+    )
+    server = DrainingServer(config)
     schedule = _schedule(inv, service, settings)
+    backups = backup_cli.schedule(inv, service, settings, _say)
+    handler = logs.configure(a.log_format)
     try:
         await server.serve(sockets=[sock])
     finally:
-        if schedule is not None:
-            await schedule.stop()
+        for running in (schedule, backups):
+            if running is not None:
+                await running.stop()
         await service.close()
+        logs.unconfigure(handler)
 
 
 async def _serve(inv: Invocation, *, open_browser: bool = False) -> None:
@@ -223,7 +300,11 @@ async def _ui(inv: Invocation) -> None:
     await _serve(inv, open_browser=not inv.args.no_browser)
 
 
-_KEYS_TAKES = {"create": {"--tenant", "--admin"}, "list": {"--tenant"}, "revoke": {"KEY_ID"}}
+_KEYS_TAKES = {
+    "create": {"--tenant", "--admin", "--rate", "--writes", "--quota"},
+    "list": {"--tenant"},
+    "revoke": {"KEY_ID"},
+}
 
 
 def _check_keys_arguments(action: str, given: dict[str, object]) -> None:
@@ -238,15 +319,29 @@ def _check_keys_arguments(action: str, given: dict[str, object]) -> None:
 async def _keys(inv: Invocation) -> None:
     from memhub.cli import render
     from memhub_server.auth import KEYS_FILE, KeyStore
+    from memhub_server.limits import Limit
 
     a = inv.args
     tenant = getattr(a, "tenant", None)
-    _check_keys_arguments(a.action, {"--tenant": tenant, "KEY_ID": a.key_id, "--admin": a.admin})
+    _check_keys_arguments(
+        a.action,
+        {
+            "--tenant": tenant,
+            "KEY_ID": a.key_id,
+            "--admin": a.admin,
+            "--rate": a.rate,
+            "--writes": a.writes,
+            "--quota": a.quota,
+        },
+    )
     keys = KeyStore(Path(inv.settings().storage_dir) / KEYS_FILE)
     if a.action == "create":
         if not tenant:
             raise UsageError("keys create needs --tenant NAME")
-        key, created = keys.create(tenant, admin=bool(getattr(a, "admin", False)))
+        limits = None
+        if a.rate or a.writes is not None or a.quota is not None:
+            limits = Limit(rate=a.rate, writes=a.writes, quota=a.quota)
+        key, created = keys.create(tenant, admin=bool(getattr(a, "admin", False)), limits=limits)
         if inv.json:
             inv.emit({"id": created.id, "tenant": created.tenant, "key": key}, render.to_json)
         else:
@@ -259,7 +354,7 @@ async def _keys(inv: Invocation) -> None:
     elif a.action == "list":
         listed = [k for k in keys.list_keys() if tenant in (None, k.tenant)]
         if inv.json:
-            inv.emit({"keys": [vars(k) for k in listed]}, render.to_json)
+            inv.emit({"keys": [asdict(k) for k in listed]}, render.to_json)
         else:
             print(
                 render.table(

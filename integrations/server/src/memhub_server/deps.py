@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -11,6 +12,8 @@ from starlette.exceptions import HTTPException
 
 from memhub import MemoryClient
 from memhub_server.auth import Authenticator, KeyFileError
+from memhub_server.limits import TenantLimits
+from memhub_server.logs import route_of
 from memhub_server.service import MemoryService
 
 log = logging.getLogger("memhub_server")
@@ -20,10 +23,11 @@ _bearer = HTTPBearer(
 )
 
 
-def require_tenant(
+async def require_tenant(
     request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
-) -> str:
-    """The tenant of the request's API key; 401 without a known key."""
+) -> AsyncIterator[str]:
+    """The tenant of the request's API key; 401 without a known key, 429 over its limits
+    (``memhub_server.limits``: the tenant's place is held until the request is answered)."""
     auth: Authenticator = request.app.state.auth
     try:
         tenant = auth.tenant_for(credentials.credentials) if credentials else None
@@ -37,7 +41,15 @@ def require_tenant(
         raise HTTPException(
             401, f"{message}: send 'Authorization: Bearer <key>'", {"WWW-Authenticate": "Bearer"}
         )
-    return tenant
+    request.state.tenant = tenant  # for the access log and the request metrics
+    limits: TenantLimits | None = getattr(request.app.state, "limits", None)
+    if limits is None:
+        yield tenant
+        return
+    limits_for = getattr(auth, "limits_for", None)
+    key = limits_for(credentials.credentials) if limits_for and credentials else None
+    async with limits.admit(tenant, request.method, route_of(request.scope), key):
+        yield tenant
 
 
 Tenant = Annotated[str, Depends(require_tenant)]

@@ -46,6 +46,7 @@ _HTTP_CODES = {
     413: "payload_too_large",
     415: "unsupported_media_type",
     422: "invalid_input",
+    429: "too_many_requests",
     503: "unavailable",
 }
 
@@ -72,6 +73,8 @@ _DESCRIPTIONS = {
     409: "invalid transition, or a concurrent change (retry)",
     413: "request too large: its body, or the messages of one add (nothing was changed)",
     422: "request does not match the schema",
+    429: "over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); "
+    "nothing was changed; wait Retry-After seconds when given",
     502: "an LLM or embedding provider failed",
     503: "the store is unavailable",
 }
@@ -122,7 +125,7 @@ async def _value_error(request: Request, err: Exception) -> JSONResponse:
 
 async def _http_error(request: Request, err: Exception) -> JSONResponse:
     assert isinstance(err, HTTPException)
-    code = _HTTP_CODES.get(err.status_code, "http_error")
+    code = getattr(err, "code", None) or _HTTP_CODES.get(err.status_code, "http_error")
     return error_response(
         err.status_code, code, str(err.detail), headers=getattr(err, "headers", None)
     )

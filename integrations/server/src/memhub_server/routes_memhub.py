@@ -72,14 +72,16 @@ async def _within_message_limit(request: Request, svc: Service, _: Tenant) -> No
     summary="add a statement or a conversation",
     dependencies=[Depends(_within_message_limit)],
 )
-async def add(body: AddRequest, svc: Service, tenant: Tenant) -> WriteResult:
+async def add(body: AddRequest, svc: Service, tenant: Tenant, request: Request) -> WriteResult:
     """L0 raw records, extracted facts and profile items, reconciled with what is known.
 
     At most ``max_messages_per_add`` user and assistant messages (``/health`` says how
     many; 12 by default): a longer conversation gets 413 and nothing is stored. Send it
     as several adds with the same ``session_id``."""
     client = await svc.client(tenant)
-    return await client.add(**body.arguments())
+    result = await client.add(**body.arguments())
+    request.app.state.metrics.write_decisions(tenant, result)
+    return result
 
 
 @router.post("/search", response_model=SearchResult, summary="search current memories, grouped")

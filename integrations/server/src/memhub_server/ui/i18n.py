@@ -34,6 +34,16 @@ ZH = {
     "memories": "条记忆",
     "edges": "条关系",
     "Snapshot version": "快照版本",
+    "Since the server started": "服务启动以来",
+    "The counters of GET /metrics: every decision of the write judge, stored or not.": (
+        "与 GET /metrics 同源的计数：写入裁决的每个决定，无论是否写入。"
+    ),
+    "Decision": "决定",
+    "Requests": "请求数",
+    "Mean ms": "平均毫秒",
+    "Queues now": "当前队列",
+    "on the engine's loop": "个在引擎事件循环上",
+    "waiting for the embedder": "个等待嵌入模型",
     "Store size": "存储大小",
     "Users": "用户",
     "Apps": "应用",

@@ -197,6 +197,7 @@ async def overview(request: Request, token: str | None = None) -> Any:
         layers=LAYERS,
         recent=recent.atoms,
         chart=_chart(data["activity"]),
+        service_counters=request.app.state.metrics.overview(session.tenant),
         **data,
     )
 
