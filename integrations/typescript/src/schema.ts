@@ -22,6 +22,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * can the service do its work
+         * @description 200 when the store is open, the embedder works, the key file is valid and the server
+         *     is not stopping; 503 otherwise, with the same body saying which check failed.
+         */
+        get: operations["ready_ready_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/export": {
         parameters: {
             query?: never;
@@ -250,7 +271,7 @@ export interface paths {
         /**
          * add the memories of an export; safe to repeat
          * @description The body: JSON Lines, optionally starting with the export's header line. Memories
-         *     whose id the store has are skipped; bad lines are reported (``strict``: nothing applied).
+         *     whose id this tenant has are skipped; bad lines are reported (``strict``: nothing applied).
          */
         post: operations["import__v1_import_post"];
         delete?: never;
@@ -1133,6 +1154,21 @@ export interface components {
              */
             purged: boolean;
         };
+        /**
+         * Readiness
+         * @description Whether the service can do its work, and which check failed if not.
+         */
+        Readiness: {
+            /**
+             * Checks
+             * @description store (open), embedder (embeds), keys (key file valid), accepting (not stopping)
+             */
+            checks: {
+                [key: string]: boolean;
+            };
+            /** Ready */
+            ready: boolean;
+        };
         /** RecalledAtom */
         RecalledAtom: {
             /** Atom Id */
@@ -1440,6 +1476,35 @@ export interface operations {
             };
         };
     };
+    ready_ready_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description not ready: see checks */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
     export_v1_export_get: {
         parameters: {
             query?: {
@@ -1509,6 +1574,15 @@ export interface operations {
             };
             /** @description request does not match the schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1612,6 +1686,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description an LLM or embedding provider failed */
             502: {
                 headers: {
@@ -1701,6 +1784,15 @@ export interface operations {
             };
             /** @description request does not match the schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1804,6 +1896,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description an LLM or embedding provider failed */
             502: {
                 headers: {
@@ -1900,6 +2001,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description an LLM or embedding provider failed */
             502: {
                 headers: {
@@ -1989,6 +2099,15 @@ export interface operations {
             };
             /** @description request does not match the schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2102,6 +2221,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description an LLM or embedding provider failed */
             502: {
                 headers: {
@@ -2191,6 +2319,15 @@ export interface operations {
             };
             /** @description request does not match the schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2299,6 +2436,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description an LLM or embedding provider failed */
             502: {
                 headers: {
@@ -2388,6 +2534,15 @@ export interface operations {
             };
             /** @description request does not match the schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2498,6 +2653,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description an LLM or embedding provider failed */
             502: {
                 headers: {
@@ -2591,6 +2755,15 @@ export interface operations {
             };
             /** @description request does not match the schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2702,6 +2875,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description an LLM or embedding provider failed */
             502: {
                 headers: {
@@ -2791,6 +2973,15 @@ export interface operations {
             };
             /** @description request does not match the schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2898,6 +3089,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description an LLM or embedding provider failed */
             502: {
                 headers: {
@@ -2997,6 +3197,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description an LLM or embedding provider failed */
             502: {
                 headers: {
@@ -3088,6 +3297,15 @@ export interface operations {
             };
             /** @description request does not match the schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3201,6 +3419,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description an LLM or embedding provider failed */
             502: {
                 headers: {
@@ -3290,6 +3517,15 @@ export interface operations {
             };
             /** @description request does not match the schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3393,6 +3629,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description an LLM or embedding provider failed */
             502: {
                 headers: {
@@ -3482,6 +3727,15 @@ export interface operations {
             };
             /** @description request does not match the schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3580,6 +3834,15 @@ export interface operations {
             };
             /** @description request does not match the schema */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description over a limit of the tenant (rate_limited, too_many_writes, quota_exceeded); nothing was changed; wait Retry-After seconds when given */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
