@@ -94,8 +94,15 @@ RESTATED = _rx(
 WEATHER = _rx(
     r"^(?:今天|今儿|这两天|最近|外面|这边)?的?天气(?:真的?|很|太|挺|还|也|可|好)?"
     r"(?:好|不错|棒|冷|热|晴|差|糟|舒服|凉快|闷|晴朗)(?:啊|呀|哦|了|呢|吧)?$",
+    # the weather as the predicate, with a time or place first and a feeling after ("今天下雨了
+    # 好烦", "今天真是热死了")
+    r"^(?:今天|今儿|今晚|这两天|最近|外面|这边)?(?:又|真是|真的?|好|太|可|也太)?"
+    r"(?:下雨|下雪|刮风|降温|热|冷|闷|晒)(?:死了|死|坏了|了)?"
+    r"(?:[，,\s]*(?:好|真|太)?(?:烦|难受|舒服|爽))?(?:啊|呀|哦|了|呢|吧|啦)*$",
     r"^(?:what\s+a\s+|such\s+)?(?:nice|lovely|great|beautiful|terrible|awful|bad|crazy)\s+"
-    r"weather(?:\s+today)?$|^(?:it's|it\s+is)\s+(?:so\s+|really\s+)?(?:hot|cold|sunny|rainy|nice)"
+    r"weather(?:\s+today)?$|^(?:the\s+)?weather(?:'s|\s+is|\s+was|\s+has\s+been)\s+(?:so\s+|really\s+|"
+    r"very\s+|pretty\s+|super\s+)?(?:nice|lovely|great|beautiful|terrible|awful|bad|crazy|perfect|"
+    r"gorgeous|gloomy|weird)(?:\s+(?:today|lately|this\s+week))?(?:\s+huh)?$|^(?:it's|it\s+is)\s+(?:so\s+|really\s+)?(?:hot|cold|sunny|rainy|nice)"
     r"(?:\s+out)?(?:\s+today)?$",
     flags=_I,
 )

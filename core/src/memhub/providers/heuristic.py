@@ -24,6 +24,7 @@ from memhub.engine import cpu
 from memhub.engine.text import infer_epistemic
 from memhub.known_tools import names_a_tool
 from memhub.providers import _heuristic_patterns as P
+from memhub.providers import _talk as talk
 from memhub.providers.restated import changed_value, restates, same_person, says_more
 from memhub.providers.types import Candidate, JudgeItem, Layer, Message, Verdict
 
@@ -142,7 +143,7 @@ _THANKS_FOR = re.compile(
 
 def _is_chitchat(text: str) -> bool:
     text = _ADDRESSED.sub("", _LABEL.sub("", text))
-    said = text.strip(" 。.!！~")
+    said = talk.without_interjection(text.strip(" 。.!！~"))
     return bool(
         P.CHITCHAT.match(_PUNCT.sub("", text.lower()))
         or P.WEATHER.match(said)
@@ -213,6 +214,7 @@ def _strip_fillers(text: str) -> str:
     previous = None
     while previous != text:
         previous, text = text, P.FILLER_PREFIX.sub("", text, count=1).strip()
+        text = talk.without_interjection(text)
     return text
 
 
@@ -321,6 +323,15 @@ def _described(clause: str, copula: str) -> str:
     return _with_subject(clause, copula)
 
 
+def _topic_of(clause: str, kept: list[str], clauses: list[str], i: int) -> bool:
+    """Whether the clause kept just before ``clause`` (a request or a question) is only its
+    topic: a few words naming the thing asked about ("Dinner tonight, any recommendations",
+    "这段代码，帮我优化一下")."""
+    if not kept or i == 0 or kept[-1] != _strip_fillers(clauses[i - 1]):
+        return False
+    return talk.is_topic(kept[-1]) and (bool(_CJK_RUN.search(clause)) or talk.refers_back(clause))
+
+
 def _statements(body: str, terminator: str) -> list[str]:
     """The statements of one sentence: drop its questions, small talk and commands."""
     if _ANNOTATION.match(body):
@@ -349,15 +360,18 @@ def _statements(body: str, terminator: str) -> list[str]:
     asked = False
     for i, clause in enumerate(clauses):
         clause = _strip_fillers(clause)
-        if P.COMMAND.match(clause) or P.REQUEST.match(clause):
+        # "?" closes the last clause, and any that opens as a question does ("What stack
+        # are we on again, and who's my manager?")
+        end = terminator if i == len(clauses) - 1 or _WH_OPENING.match(clause) else ""
+        requested = bool(P.COMMAND.match(clause) or P.REQUEST.match(clause) or talk.asks(clause))
+        if (requested or _is_question(clause, end)) and _topic_of(clause, kept, clauses, i):
+            kept.pop()  # "My resume, can you polish it": the topic is what is asked about
+        if requested:
             asked = True
             continue
         if asked and not _SUBJECT.match(clause):
             break  # what follows a command is its object, not a statement ("帮我写个防抖函数，
             # 我们用的是 TypeScript" says a fact after the request: it has a subject of its own)
-        # "?" closes the last clause, and any that opens as a question does ("What stack
-        # are we on again, and who's my manager?")
-        end = terminator if i == len(clauses) - 1 or _WH_OPENING.match(clause) else ""
         if (
             clause
             and not _is_chitchat(clause)
@@ -694,6 +708,8 @@ def _invalid(text: str) -> str | None:
         return "no statement"
     if _is_question(text, text.rstrip()[-1:]):
         return "a question, not a statement"
+    if talk.asks(_strip_fillers(text)):
+        return "a request or a question, by its shape"
     if _is_chitchat(text):
         return "small talk"
     return None
@@ -704,7 +720,7 @@ def judge_item(item: JudgeItem) -> Verdict:
     text = item.candidate.text.strip()
     if reason := _invalid(text):
         return Verdict(action="INVALID", reason=reason)
-    if P.PRONOUN_SUBJECT.match(text):
+    if P.PRONOUN_SUBJECT.match(text) and not talk.dummy_it(text):
         return Verdict(action="NEED_CONTEXT", reason="pronoun subject, nothing to refer to")
     if not item.neighbours:
         return Verdict(action="ADD", reason="nothing similar stored")
