@@ -715,6 +715,33 @@ def _invalid(text: str) -> str | None:
     return None
 
 
+def _slot_values(facts: _Facts) -> set[tuple[str, str]]:
+    return {(h.attribute.key, h.value) for h in facts.hits if not h.attribute.multi}
+
+
+def _part_of(n: _Facts, c: _Facts) -> bool:
+    """Whether ``n`` fills some of the slots ``c`` fills, with the same values, and no other."""
+    mine, theirs = _slot_values(c), _slot_values(n)
+    return bool(theirs) and theirs < mine and not (c.negated or n.negated)
+
+
+def _said_in_part(
+    cand: _Facts, related: list[tuple[str, _Relation]], contents: dict[str, str]
+) -> list[tuple[str, _Relation]]:
+    """A candidate that changes one slot and restates another ("I work at Acme as a data
+    engineer" against "I left Acme, now I'm at Globex" and "I'm a data engineer") overrides:
+    the restated memories, which say only part of it, become part of the new version rather
+    than making the whole a NOOP that leaves the old employer current."""
+    if not any(r.action == "OVERRIDE" and not r.only_best for _, r in related):
+        return related
+    out = []
+    for nid, r in related:
+        if r.action in ("NOOP", "SUPPLEMENT") and _part_of(_facts(contents[nid]), cand):
+            r = _Relation("OVERRIDE", r.update_type, f"{r.reason}, said with more")
+        out.append((nid, r))
+    return out
+
+
 def judge_item(item: JudgeItem) -> Verdict:
     """Decide one candidate against its neighbours (existing current memories, best first)."""
     text = item.candidate.text.strip()
@@ -728,6 +755,7 @@ def judge_item(item: JudgeItem) -> Verdict:
     related = [
         (n.id, r) for n in item.neighbours if (r := _relate(cand, _facts(n.content), n.score))
     ]
+    related = _said_in_part(cand, related, {n.id: n.content for n in item.neighbours})
     for action in ("NOOP", "OVERRIDE", "SUPPLEMENT"):
         chosen = [(nid, r) for nid, r in related if r.action == action]
         if action == "OVERRIDE" and chosen and all(r.only_best for _, r in chosen):
