@@ -40,11 +40,11 @@ _INTERJECTION = re.compile(
     r"seriously|welp)\b[\s,.!~]+)"
 )
 
-# Chinese: no speaker as subject (the clause does not open with 我/咱), no 了/过/着 that says
-# it happened, and a predicate the listener is to carry out.
+# Chinese: no speaker before the predicate ("孩子的作业我每天都检查一下" is a habit of the
+# speaker's), no 了/过/着 that says it happened, and a predicate the listener is to carry out.
 _DONE = "了过着"
 _ZH_REQUEST = re.compile(
-    rf"^(?![我咱])[^，,。；;{_DONE}]{{0,16}}?"
+    rf"^[^我咱，,。；;{_DONE}]{{0,16}}?"
     rf"(?:(?:帮我|帮忙|给我|替我)(?:再|先|来)?[^，,。；;{_DONE}]{{1,6}}"  # for me
     rf"|[^\W\d_{_DONE}的是]{{1,2}}一下"  # tentative: 推荐一下
     rf"|(?<![叫是的个])([{CJK}])\1"  # doubled verb: 看看, 改改
