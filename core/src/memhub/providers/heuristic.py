@@ -732,14 +732,16 @@ def _said_in_part(
     engineer" against "I left Acme, now I'm at Globex" and "I'm a data engineer") overrides:
     the restated memories, which say only part of it, become part of the new version rather
     than making the whole a NOOP that leaves the old employer current."""
-    if not any(r.action == "OVERRIDE" and not r.only_best for _, r in related):
+    changed = next((r for _, r in related if r.action == "OVERRIDE" and not r.only_best), None)
+    if changed is None:
         return related
-    out = []
+    out, parts = [], []
     for nid, r in related:
         if r.action in ("NOOP", "SUPPLEMENT") and _part_of(_facts(contents[nid]), cand):
-            r = _Relation("OVERRIDE", r.update_type, f"{r.reason}, said with more")
-        out.append((nid, r))
-    return out
+            parts.append((nid, _Relation("OVERRIDE", changed.update_type, f"{r.reason}, in part")))
+        else:
+            out.append((nid, r))
+    return out + parts  # the memory the change is read off leads the new version's chain
 
 
 def judge_item(item: JudgeItem) -> Verdict:
