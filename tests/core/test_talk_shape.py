@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from memhub import MemoryClient
+from memhub.providers import _talk as talk
 
 NOISE = {
     "zh": [
@@ -156,3 +157,27 @@ async def test_facts_said_the_same_way_are_kept(client, lang):
 )
 async def test_what_is_kept_is_the_fact_without_the_talk(client, text, kept):
     assert await _stored(client, "u", text) == [kept]
+
+
+@pytest.mark.parametrize(
+    ("clause", "asking"),
+    [
+        ("今晚晚饭推荐一下", True),
+        ("这个bug帮我看看", True),
+        ("那个函数再解释解释", True),
+        ("周报模板给我来一份", True),
+        ("Quick question what time zone is Tokyo in", True),
+        ("Any idea what I should cook tonight", True),
+        # the same shapes, telling: a doubled word that is no doubled verb, what already
+        # happened, the speaker's own habit, a wish of someone's own, a wh-word inside a story
+        ("Lisa在艺术课上学习画画", False),
+        ("最后告诉妈妈", False),
+        ("老婆给我买了一块表", False),
+        ("孩子的作业我每天都要检查一下", False),
+        ("Lisa想休息一下", False),
+        ("Uncle taught Lisa how to make a cake", False),
+        ("Last week when I visited Paris I loved the food", False),
+    ],
+)
+def test_a_request_is_read_off_the_clause_shape(clause, asking):
+    assert talk.asks(clause) is asking

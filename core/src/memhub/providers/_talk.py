@@ -7,12 +7,13 @@ a sigh ("哈哈今天天气真好", "Ugh I'm so tired"), and ask without a quest
 short lead-in ("Quick question what time zone is Tokyo in"). These rules read that shape:
 
 - an interjection glued to the front says nothing, and what follows is read on its own;
-- a Chinese clause with no speaker as its subject whose predicate is for the listener to
-  carry out (a verb done "for me" 帮我/给我/替我, a tentative 一下 or a doubled verb, with
-  no 了/过 to say it already happened) is a request, whatever topic comes first;
+- a Chinese clause with no speaker before its predicate whose predicate is for the
+  listener to carry out (a verb done "for me" 帮我/给我/替我, a tentative 一下, a doubled
+  verb after a pointing topic or a nudge, with no 了/过 to say it already happened) is a
+  request, whatever topic comes first;
 - an English clause opened by "any" with no verb before it is a question ("any tips");
-  a wh-word after a lead-in of a few words that holds no subject and no verb, followed
-  by an auxiliary, "to" or a measure ("how long", "what time"), is a question;
+  a wh-word after a lead-in of one or two words that holds no subject, auxiliary or
+  name, followed by an auxiliary or a measure ("how long", "what time"), is a question;
 - a short topic said just before a request or question is that request's object, not a
   statement ("Dinner tonight, any recommendations");
 - "it" of the weather or the time is no pronoun that needs context ("It's been raining
@@ -41,19 +42,26 @@ _INTERJECTION = re.compile(
 )
 
 # Chinese: no speaker before the predicate ("孩子的作业我每天都检查一下" is a habit of the
-# speaker's), no 了/过/着 that says it happened, and a predicate the listener is to carry out.
+# speaker's), no 了/过/着 that says it happened, no wish or place of someone's own before it
+# ("Lisa想休息一下", "在家休息一下"), and a predicate the listener is to carry out: a verb done
+# "for me" or a tentative 一下. A doubled verb asks only after a pointing topic or a nudge
+# ("那个函数再解释解释", "这个方案看看"): "学习画画" and "告诉妈妈" double a word, not a verb.
 _DONE = "了过着"
+_TOPIC = rf"[^我咱，,。；;{_DONE}想要去会在得]"
 _ZH_REQUEST = re.compile(
-    rf"^[^我咱，,。；;{_DONE}]{{0,16}}?"
+    rf"^{_TOPIC}{{0,16}}?"
     rf"(?:(?:帮我|帮忙|给我|替我)(?:再|先|来)?[^，,。；;{_DONE}]{{1,6}}"  # for me
-    rf"|[^\W\d_{_DONE}的是]{{1,2}}一下"  # tentative: 推荐一下
-    rf"|(?<![叫是的个])([{CJK}])\1"  # doubled verb: 看看, 改改
-    rf"|([{CJK}]{{2}})\2)"  # 解释解释
+    rf"|[^\W\d_{_DONE}的是]{{1,2}}一下)"  # tentative: 推荐一下
     r"(?:吧|呗|呀|啊|哈)?$"
 )
+_ZH_DOUBLED_REQUEST = re.compile(
+    rf"^(?:(?:这|那){_TOPIC}{{0,12}}?|{_TOPIC}{{0,12}}?(?:再|先|你|好好|赶紧))"
+    rf"(?:([{CJK}])\1|([{CJK}]{{2}})\2)(?:吧|呗|呀|啊)?$"
+)
 # English: an opening "any" with no verb before it asks ("any recommendations", "any idea
-# what to cook"); a wh-word after a verbless lead-in of up to three words asks when what
-# follows it is an auxiliary, "to" or a measure.
+# what to cook"); a wh-word after a lead-in of one or two words (no pronoun, auxiliary or
+# name among them) asks when an auxiliary or a measure follows it ("Quick question what
+# time…", "Just curious how long…"); "Uncle taught Lisa how to bake" tells.
 _ANY = re.compile(r"^any\s+\w", re.I)
 _AUX = (
     r"is|are|was|were|am|be|been|do|does|did|have|has|had|can|could|should|would|will|shall|"
@@ -61,9 +69,9 @@ _AUX = (
 )
 _PRONOUN = r"i|we|you|he|she|they|it|my|our|your|his|her|their|i'm|we're|it's"
 _WH_AFTER_LEAD = re.compile(
-    rf"^(?:(?!(?:{_PRONOUN}|{_AUX})\b)[\w'-]+\s+){{1,3}}"
+    rf"^[\w'-]+(?:\s+(?!(?:{_PRONOUN}|{_AUX})\b)(?-i:[a-z][\w'-]*))?\s+"
     r"(?:what|how|why|where|who|which|when|whether)\s+"
-    rf"(?:{_AUX}|to|long|much|many|often|far|old|time|kind|sort|type|the\s+best)\b",
+    rf"(?:{_AUX}|long|much|many|often|far|old|time|kind|sort|type|the\s+best)\b",
     re.I,
 )
 
@@ -93,7 +101,7 @@ def without_interjection(text: str) -> str:
 def asks(clause: str) -> bool:
     """Whether ``clause`` asks the listener for something by its shape (see module doc)."""
     clause = clause.strip(" 。.!！~")
-    if _ZH_REQUEST.match(clause):
+    if _ZH_REQUEST.match(clause) or _ZH_DOUBLED_REQUEST.match(clause):
         return True
     return bool(_ANY.match(clause) or _WH_AFTER_LEAD.match(clause))
 
