@@ -28,6 +28,7 @@ MODULES = (
     "memhub.providers.heuristic",
     "memhub.providers.remainder",
     "memhub.providers.restated",
+    "memhub.providers._talk",
     "memhub.engine.messages",
     "memhub.engine.procedures",
     "memhub.engine.text",

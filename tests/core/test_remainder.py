@@ -36,6 +36,15 @@ from memhub.providers.remainder import remainder
             "I drink tea in the afternoon",
         ),
         ("I live in Berlin and work at SAP", "I moved to Munich", "I work at SAP"),
+        # one clause, two slots: the one the new words leave alone stays
+        (
+            "I work at Acme as a data engineer",
+            "I left Acme, now I'm at Globex",
+            "I'm a data engineer",
+        ),
+        ("我在阿里巴巴做产品经理", "我从阿里巴巴离职了，现在在字节跳动", "我是产品经理"),
+        ("I work at Acme as a data engineer", "I'm now a data scientist", "I work at Acme"),
+        ("我在阿里巴巴做产品经理", "我现在是设计师", "我在阿里巴巴工作"),
     ],
 )
 def test_the_part_a_change_does_not_touch_remains(old: str, new: str, kept: str) -> None:
@@ -49,6 +58,11 @@ def test_the_part_a_change_does_not_touch_remains(old: str, new: str, kept: str)
         ("我最爱的编程语言是 Java，已经用了5年", "我现在最喜欢的编程语言是 Python"),  # goes on
         ("I live in Berlin", "I moved to Munich"),
         ("我用 vim，每天都用 vim 写代码", "我从 vim 换成 VS Code 了"),  # each names the old value
+        # both slots changed
+        ("I work at Acme as a data engineer", "I'm a data scientist at Globex now"),
+        # the change undone: "now I'm at Globex" goes on with "I left Acme"
+        ("I left Acme, now I'm at Globex", "I work at Acme as a data engineer"),
+        ("我从阿里巴巴离职了，现在在字节跳动", "我在阿里巴巴做产品经理"),
     ],
 )
 def test_nothing_remains_of_a_memory_replaced_whole(old: str, new: str) -> None:
@@ -115,3 +129,22 @@ async def test_what_remains_still_says_whose_it_is(e5, tmp_path, first, change, 
         )
         current = sorted(m.content for m in await client.list(user_id="u"))
     assert current == sorted([change, kept])
+
+
+@pytest.mark.parametrize(
+    ("first", "change", "role"),
+    [
+        ("I work at Acme as a data engineer.", "I left Acme, now I'm at Globex.", "data engineer"),
+        ("我在阿里巴巴做产品经理", "我从阿里巴巴离职了，现在在字节跳动", "产品经理"),
+    ],
+)
+async def test_a_new_employer_keeps_the_role(client, first, change, role):
+    await client.add(messages=[{"role": "user", "content": first}], user_id="u", session_id="a")
+    result = await client.add(
+        messages=[{"role": "user", "content": change}], user_id="u", session_id="b"
+    )
+    [decision] = result.decisions
+    assert decision.action == "OVERRIDE" and len(decision.kept) == 1
+    current = {m.id: m.content for m in await client.list(user_id="u")}
+    assert set(current) == {decision.memory_id, decision.kept[0]}
+    assert role in current[decision.kept[0]]

@@ -15,7 +15,12 @@ from memhub.providers.types import Candidate, JudgeItem, Neighbour
         ("我住在上海", ["residence"]),
         ("The user lives in Berlin", ["residence"]),
         ("我今年从深圳调到杭州工作了", ["work_city"]),
-        ("我在阿里巴巴做数据工程师", ["employer"]),
+        ("我在阿里巴巴做数据工程师", ["employer", "job"]),
+        ("I work at Acme as a data engineer", ["employer", "job"]),
+        ("I'm a data scientist at Globex", ["employer", "job"]),
+        # where the user is now, after leaving a job
+        ("I left Acme, now I'm at Globex", ["employer"]),
+        ("我从阿里巴巴离职了，现在在字节跳动", ["employer"]),
         ("我已经从阿里离职了", ["employer"]),
         ("I joined Stripe this month", ["employer"]),
         ("I drive a 2015 Honda Civic", ["vehicle"]),
@@ -72,3 +77,44 @@ def test_the_offline_judge_retires_the_old_value(old, new):
     )
     verdict = judge_item(item)
     assert (verdict.action, verdict.targets) == ("OVERRIDE", ["old"])
+
+
+@pytest.mark.parametrize(
+    ("said", "back"),
+    [
+        (
+            ["I work at Acme as a data engineer", "I left Acme, now I'm at Globex"],
+            "I work at Acme as a data engineer",
+        ),
+        (
+            ["我在阿里巴巴做产品经理", "我从阿里巴巴离职了，现在在字节跳动"],
+            "我在阿里巴巴做产品经理",
+        ),
+    ],
+)
+def test_the_old_value_said_again_overrides_the_change(said, back):
+    """The latest statement about a slot wins in either direction: the old employer said
+    again retires the change, and the role kept from the first statement with it."""
+    first, change = said
+    kept = "I'm a data engineer" if first.startswith("I") else "我是产品经理"
+    item = JudgeItem(
+        candidate=Candidate(text=back, layer="profile"),
+        neighbours=[
+            Neighbour(id="change", content=change, score=0.5, layer="profile"),
+            Neighbour(id="kept", content=kept, score=0.5, layer="profile"),
+        ],
+    )
+    verdict = judge_item(item)
+    assert (verdict.action, sorted(verdict.targets)) == ("OVERRIDE", ["change", "kept"])
+
+
+def test_a_memory_said_again_whole_is_still_a_noop():
+    item = JudgeItem(
+        candidate=Candidate(text="I work at Acme as a data engineer", layer="profile"),
+        neighbours=[
+            Neighbour(
+                id="same", content="I work at Acme as a data engineer", score=1.0, layer="profile"
+            )
+        ],
+    )
+    assert judge_item(item).action == "NOOP"

@@ -406,6 +406,10 @@ def _neighbour(payload: Memory, score: float) -> Neighbour:
     )
 
 
+# A later candidate that changes what an earlier one of the same write said wins over these.
+_LATER_WINS = ("ADD", "SUPPLEMENT", "NEED_CONTEXT", "NOOP")
+
+
 class _Stale(Exception):
     """The user's memory changed while the judge was deciding: read and judge again."""
 
@@ -465,7 +469,9 @@ async def _reconcile(
             ]  # a judge cannot point outside what it was shown
             earlier = restated.get(i)
             earlier_id = written.get(earlier[0]) if earlier else None
-            if earlier and earlier_id and verdict.action in ("ADD", "SUPPLEMENT", "NEED_CONTEXT"):
+            # NOOP too: "I left Acme, now I'm at Globex" after "I work at Acme" in the same
+            # write restates a memory that the earlier candidate has just superseded
+            if earlier and earlier_id and verdict.action in _LATER_WINS:
                 verdict = earlier[1]
                 targets = [earlier_id]
             memory_id, kept = await _apply(

@@ -94,8 +94,15 @@ RESTATED = _rx(
 WEATHER = _rx(
     r"^(?:今天|今儿|这两天|最近|外面|这边)?的?天气(?:真的?|很|太|挺|还|也|可|好)?"
     r"(?:好|不错|棒|冷|热|晴|差|糟|舒服|凉快|闷|晴朗)(?:啊|呀|哦|了|呢|吧)?$",
+    # the weather as the predicate, with a time or place first and a feeling after ("今天下雨了
+    # 好烦", "今天真是热死了")
+    r"^(?:今天|今儿|今晚|这两天|最近|外面|这边)?(?:又|真是|真的?|好|太|可|也太)?"
+    r"(?:下雨|下雪|刮风|降温|热|冷|闷|晒)(?:死了|死|坏了|了)?"
+    r"(?:[，,\s]*(?:好|真|太)?(?:烦|难受|舒服|爽))?(?:啊|呀|哦|了|呢|吧|啦)*$",
     r"^(?:what\s+a\s+|such\s+)?(?:nice|lovely|great|beautiful|terrible|awful|bad|crazy)\s+"
-    r"weather(?:\s+today)?$|^(?:it's|it\s+is)\s+(?:so\s+|really\s+)?(?:hot|cold|sunny|rainy|nice)"
+    r"weather(?:\s+today)?$|^(?:the\s+)?weather(?:'s|\s+is|\s+was|\s+has\s+been)\s+(?:so\s+|really\s+|"
+    r"very\s+|pretty\s+|super\s+)?(?:nice|lovely|great|beautiful|terrible|awful|bad|crazy|perfect|"
+    r"gorgeous|gloomy|weird)(?:\s+(?:today|lately|this\s+week))?(?:\s+huh)?$|^(?:it's|it\s+is)\s+(?:so\s+|really\s+)?(?:hot|cold|sunny|rainy|nice)"
     r"(?:\s+out)?(?:\s+today)?$",
     flags=_I,
 )
@@ -599,6 +606,14 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         rf"(?i:\bI\s+(?:now\s+|currently\s+|still\s+)?(?:work|am\s+working|'m\s+working)\s+(?:at|for)"
         rf"|\bI\s+(?:have\s+|just\s+|recently\s+)?joined|\bI\s+(?:have\s+)?(?:started|got)\s+a\s+"
         rf"(?:new\s+)?job\s+at|\bmy\s+employer\s+is)\s+{_EN_PROPER}",
+        # where the user is now, said after leaving a job ("I left Acme, now I'm at Globex",
+        # "我从阿里离职了，现在在字节跳动"): "now" with a departure names the new employer
+        rf"(?i:\bnow\s+I(?:'m|\s+am)|\bI(?:'m|\s+am)\s+now)\s+(?:at|with)\s+{_EN_PROPER}",
+        # the employer said with the role ("I'm a data scientist at Globex")
+        rf"(?i:\bI(?:'m|\s+am)\s+(?:now\s+)?(?:an?|the)\s+(?:[A-Za-z-]+\s+){{0,3}}?(?:{_EN_ROLE})s?"
+        rf"\s+(?:at|for|with))\s+{_EN_PROPER}",
+        r"(?:离职|辞职|跳槽)了?[，,\s]*(?:我)?(?:现在|目前|如今)(?:在|去了|到了)\s*"
+        r"(?P<value>[^\s，,。！!；;]{2,16}?)(?:工作|上班)?(?=$|[\s，,。！!；;了])",
         stateful=True,
     ),
     _row(
@@ -606,6 +621,12 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "role_change",
         rf"我(?:现在|目前|已经)?(?:是|当|做|成为|成了|转行做|转行当|转岗做|转岗为)了?(?:一名|一个|一位|个|名)?\s*"
         rf"(?P<value>[{CJK}A-Za-z ]{{0,10}}?(?:{_ZH_ROLE}))",
+        # the role said with the employer ("我在阿里巴巴做产品经理", "I work at Acme as a data
+        # engineer"): one statement, two slots, so a new employer keeps the role
+        rf"我(?:现在|目前|已经)?在\s*[^\s，,。！!；;在]{{2,16}}?\s*(?:做|当|担任)(?:一名|一个|一位)?\s*"
+        rf"(?P<value>[{CJK}A-Za-z ]{{0,10}}?(?:{_ZH_ROLE}))",
+        rf"(?i:\bI\s+(?:now\s+|currently\s+|still\s+)?work\s+(?:at|for)\s+[^,;.]{{1,40}}?\s+as\s+"
+        rf"(?:an?|the))\s+(?P<value>(?:[A-Za-z-]+\s+){{0,3}}?(?i:{_EN_ROLE})s?)\b",
         rf"我的(?:职位|职业|岗位|工作)是\s*{_ZH_VAL}",
         rf"(?i:\bI(?:'m|\s+am)\s+(?:now\s+|currently\s+)?(?:an?|the)|\bI\s+(?:now\s+)?work\s+as\s+"
         rf"(?:an?|the)|\bI\s+(?:became|have\s+become)\s+(?:an?|the))\s+"

@@ -24,6 +24,7 @@ from memhub.engine import cpu
 from memhub.engine.text import infer_epistemic
 from memhub.known_tools import names_a_tool
 from memhub.providers import _heuristic_patterns as P
+from memhub.providers import _talk as talk
 from memhub.providers.restated import changed_value, restates, same_person, says_more
 from memhub.providers.types import Candidate, JudgeItem, Layer, Message, Verdict
 
@@ -142,7 +143,7 @@ _THANKS_FOR = re.compile(
 
 def _is_chitchat(text: str) -> bool:
     text = _ADDRESSED.sub("", _LABEL.sub("", text))
-    said = text.strip(" 。.!！~")
+    said = talk.without_interjection(text.strip(" 。.!！~"))
     return bool(
         P.CHITCHAT.match(_PUNCT.sub("", text.lower()))
         or P.WEATHER.match(said)
@@ -213,6 +214,7 @@ def _strip_fillers(text: str) -> str:
     previous = None
     while previous != text:
         previous, text = text, P.FILLER_PREFIX.sub("", text, count=1).strip()
+        text = talk.without_interjection(text)
     return text
 
 
@@ -321,6 +323,15 @@ def _described(clause: str, copula: str) -> str:
     return _with_subject(clause, copula)
 
 
+def _topic_of(clause: str, kept: list[str], clauses: list[str], i: int) -> bool:
+    """Whether the clause kept just before ``clause`` (a request or a question) is only its
+    topic: a few words naming the thing asked about ("Dinner tonight, any recommendations",
+    "这段代码，帮我优化一下")."""
+    if not kept or i == 0 or kept[-1] != _strip_fillers(clauses[i - 1]):
+        return False
+    return talk.is_topic(kept[-1]) and (bool(_CJK_RUN.search(clause)) or talk.refers_back(clause))
+
+
 def _statements(body: str, terminator: str) -> list[str]:
     """The statements of one sentence: drop its questions, small talk and commands."""
     if _ANNOTATION.match(body):
@@ -349,15 +360,18 @@ def _statements(body: str, terminator: str) -> list[str]:
     asked = False
     for i, clause in enumerate(clauses):
         clause = _strip_fillers(clause)
-        if P.COMMAND.match(clause) or P.REQUEST.match(clause):
+        # "?" closes the last clause, and any that opens as a question does ("What stack
+        # are we on again, and who's my manager?")
+        end = terminator if i == len(clauses) - 1 or _WH_OPENING.match(clause) else ""
+        requested = bool(P.COMMAND.match(clause) or P.REQUEST.match(clause) or talk.asks(clause))
+        if (requested or _is_question(clause, end)) and _topic_of(clause, kept, clauses, i):
+            kept.pop()  # "My resume, can you polish it": the topic is what is asked about
+        if requested:
             asked = True
             continue
         if asked and not _SUBJECT.match(clause):
             break  # what follows a command is its object, not a statement ("帮我写个防抖函数，
             # 我们用的是 TypeScript" says a fact after the request: it has a subject of its own)
-        # "?" closes the last clause, and any that opens as a question does ("What stack
-        # are we on again, and who's my manager?")
-        end = terminator if i == len(clauses) - 1 or _WH_OPENING.match(clause) else ""
         if (
             clause
             and not _is_chitchat(clause)
@@ -694,9 +708,40 @@ def _invalid(text: str) -> str | None:
         return "no statement"
     if _is_question(text, text.rstrip()[-1:]):
         return "a question, not a statement"
+    if talk.asks(_strip_fillers(text)):
+        return "a request or a question, by its shape"
     if _is_chitchat(text):
         return "small talk"
     return None
+
+
+def _slot_values(facts: _Facts) -> set[tuple[str, str]]:
+    return {(h.attribute.key, h.value) for h in facts.hits if not h.attribute.multi}
+
+
+def _part_of(n: _Facts, c: _Facts) -> bool:
+    """Whether ``n`` fills some of the slots ``c`` fills, with the same values, and no other."""
+    mine, theirs = _slot_values(c), _slot_values(n)
+    return bool(theirs) and theirs < mine and not (c.negated or n.negated)
+
+
+def _said_in_part(
+    cand: _Facts, related: list[tuple[str, _Relation]], contents: dict[str, str]
+) -> list[tuple[str, _Relation]]:
+    """A candidate that changes one slot and restates another ("I work at Acme as a data
+    engineer" against "I left Acme, now I'm at Globex" and "I'm a data engineer") overrides:
+    the restated memories, which say only part of it, become part of the new version rather
+    than making the whole a NOOP that leaves the old employer current."""
+    changed = next((r for _, r in related if r.action == "OVERRIDE" and not r.only_best), None)
+    if changed is None:
+        return related
+    out, parts = [], []
+    for nid, r in related:
+        if r.action in ("NOOP", "SUPPLEMENT") and _part_of(_facts(contents[nid]), cand):
+            parts.append((nid, _Relation("OVERRIDE", changed.update_type, f"{r.reason}, in part")))
+        else:
+            out.append((nid, r))
+    return out + parts  # the memory the change is read off leads the new version's chain
 
 
 def judge_item(item: JudgeItem) -> Verdict:
@@ -704,7 +749,7 @@ def judge_item(item: JudgeItem) -> Verdict:
     text = item.candidate.text.strip()
     if reason := _invalid(text):
         return Verdict(action="INVALID", reason=reason)
-    if P.PRONOUN_SUBJECT.match(text):
+    if P.PRONOUN_SUBJECT.match(text) and not talk.dummy_it(text):
         return Verdict(action="NEED_CONTEXT", reason="pronoun subject, nothing to refer to")
     if not item.neighbours:
         return Verdict(action="ADD", reason="nothing similar stored")
@@ -712,6 +757,7 @@ def judge_item(item: JudgeItem) -> Verdict:
     related = [
         (n.id, r) for n in item.neighbours if (r := _relate(cand, _facts(n.content), n.score))
     ]
+    related = _said_in_part(cand, related, {n.id: n.content for n in item.neighbours})
     for action in ("NOOP", "OVERRIDE", "SUPPLEMENT"):
         chosen = [(nid, r) for nid, r in related if r.action == action]
         if action == "OVERRIDE" and chosen and all(r.only_best for _, r in chosen):

@@ -11,17 +11,25 @@ is touched, and the others are what remains, each given the subject it shared ("
 → "我在阿里做前端"). When no clause is touched (the judge saw a change the rules cannot
 place) or every clause is, nothing remains: the whole memory was replaced.
 
+One clause can fill two slots ("I work at Acme as a data engineer", "我在阿里巴巴做产品经理"):
+a new employer ("I left Acme, now I'm at Globex") changes one of them, and the other is kept
+as a statement of its own ("I'm a data engineer", "我是产品经理"), unless the new words
+change it too.
+
 Example:
     >>> remainder("我们项目用 Vue 3，后端是 Go", "我们前端已经从 Vue 3 换成 React 了")
     '我们项目后端是 Go'
     >>> remainder("I drink coffee every morning and tea in the afternoon", "I quit coffee")
     'I drink tea in the afternoon'
+    >>> remainder("I work at Acme as a data engineer", "I left Acme, now I'm at Globex")
+    "I'm a data engineer"
 """
 
 from __future__ import annotations
 
 import re
 
+from memhub.providers import _heuristic_patterns as P
 from memhub.providers.heuristic import (
     _CJK_RUN,
     _CLAUSE_SPLIT,
@@ -31,6 +39,7 @@ from memhub.providers.heuristic import (
     _relate,
     _sentences,
 )
+from memhub.providers.slots import slot_keys
 
 __all__ = ["remainder"]
 
@@ -62,9 +71,9 @@ _EN_VERB_FIRST = re.compile(
 # A clause that goes on about the one before it ("…是 Java，已经用了5年", "…, it keeps me awake")
 # stands or falls with that one.
 _GOES_ON = re.compile(
-    r"^(?:已经|也|还|都|并|而且|所以|因为|就|才|一直|总是|特别|非常|真|很|太|挺|它|这|那|"
+    r"^(?:已经|也|还|都|并|而且|所以|因为|就|才|一直|总是|特别|非常|真|很|太|挺|它|这|那|现在|如今|"
     r"(?:it|that|which|this|so|because|since|as|though|although|then|where|when|who|whose|"
-    r"too|especially|mostly|mainly)\b)",
+    r"too|especially|mostly|mainly|now)\b)",
     re.I,
 )
 
@@ -89,6 +98,9 @@ def _touched(clause: str, new: str) -> bool:
     old, _ = statement.replacement or ("", "")
     if old and _mentions_form(clause, old):
         return True
+    retired, _ = _facts(clause).replacement or ("", "")
+    if retired and _mentions_form(new, retired):
+        return True  # "I left Acme" is undone by "I work at Acme" again
     relation = _relate(statement, _facts(clause))
     return relation is not None and relation.action in ("OVERRIDE", "NOOP")
 
@@ -113,16 +125,62 @@ def _completed(clause: str, first: str) -> str:
     return f"{m['subject']} {m['verb']} {clause}"
 
 
+# How a slot left standing is said on its own: (Chinese, English).
+_SAID_ALONE = {
+    "employer": ("我在{}工作", "I work at {}"),
+    "job": ("我是{}", "I'm {}"),
+    "work_city": ("我在{}工作", "I work in {}"),
+    "residence": ("我住在{}", "I live in {}"),
+    "manager": ("我的领导是{}", "My manager is {}"),
+}
+
+
+def _as_said(value: str, clause: str) -> str:
+    """``value`` (an attribute's canonical, lower-case form) as ``clause`` spells it."""
+    m = re.search(r"\s*".join(map(re.escape, value.split())), clause, re.I)
+    return m.group() if m else value
+
+
+def _slots_left(clause: str, new: str) -> list[str]:
+    """The slots of a clause that ``new`` changes only in part, each said on its own: "I work
+    at Acme as a data engineer" after "I left Acme, now I'm at Globex" → "I'm a data engineer"."""
+    hits = [
+        h
+        for h in P.find_attributes(P.first_person(clause))
+        if not h.attribute.multi and not h.attribute.needs_slot
+    ]
+    if len({h.attribute.key for h in hits}) < 2:
+        return []  # one thing said, and it was replaced
+    changed = set(slot_keys(new))
+    retired, _ = _facts(new).replacement or ("", "")
+    chinese = bool(_CJK_RUN.search(clause))
+    out = []
+    for hit in hits:
+        key = hit.attribute.key
+        if key in changed or key not in _SAID_ALONE or (retired and hit.value in retired.lower()):
+            continue
+        value = _as_said(hit.value, clause)
+        if not chinese and key == "job":
+            value = ("an " if value[:1].lower() in "aeiou" else "a ") + value
+        out.append(_SAID_ALONE[key][0 if chinese else 1].format(value))
+    return out
+
+
 def remainder(old: str, new: str) -> str | None:
     """The statements of ``old`` that ``new`` leaves standing, joined; ``None`` if none."""
     clauses = _clauses(old)
-    if len(clauses) < 2:
+    if not clauses:
         return None
     touched: list[bool] = []
     for clause in clauses:
         goes_on = bool(touched) and bool(_GOES_ON.match(clause))
-        touched.append(touched[-1] if goes_on else _touched(clause, new))
-    if not any(touched) or all(touched):
-        return None
-    kept = [_completed(c, clauses[0]) for c, t in zip(clauses, touched, strict=True) if not t]
-    return ("，" if _CJK_RUN.search(old) else ", ").join(kept)
+        touched.append(touched[-1] if goes_on else len(clauses) == 1 or _touched(clause, new))
+    if not any(touched):
+        return None  # the judge saw a change the rules cannot place: all of it was replaced
+    kept = []
+    for clause, was_touched in zip(clauses, touched, strict=True):
+        if was_touched:
+            kept.extend(_slots_left(clause, new))
+        else:
+            kept.append(_completed(clause, clauses[0]))
+    return ("，" if _CJK_RUN.search(old) else ", ").join(kept) or None
