@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -12,6 +12,24 @@ Exposure = Literal["visible", "quarantined", "sealed", "tombstoned"]
 CorrectAction = Literal["replace", "negate", "confirm_actual", "confirm_necessary", "demote"]
 GovernAction = Literal["quarantine", "release", "seal", "tombstone", "derive_lesson"]
 Effect = Literal["applied", "no_op"]
+
+
+# Valid time (memhub.engine.valid_time), as every read shows it
+ValidFrom = Annotated[
+    str | None,
+    Field(
+        description="when it began to hold in the world (ISO 8601): the start of the span its "
+        'words name ("last month": the month\'s first day), else when it was said'
+    ),
+]
+ValidTo = Annotated[
+    str | None,
+    Field(description="when a newer version or a negation ended it; empty while it holds"),
+]
+ValidPrecision = Annotated[
+    str | None,
+    Field(description="instant, day, week, month or year: how wide the span named is"),
+]
 
 
 class Atom(BaseModel):
@@ -27,17 +45,9 @@ class Atom(BaseModel):
     source: str | None = None
     created_at: str
     updated_at: str | None = None
-    valid_from: str | None = Field(
-        None,
-        description="when it began to hold in the world (ISO 8601): the start of the span its "
-        'words name ("last month": the month\'s first day), else when it was said',
-    )
-    valid_to: str | None = Field(
-        None, description="when a newer version or a negation ended it; empty while it holds"
-    )
-    valid_precision: str | None = Field(
-        None, description="instant, day, week, month or year: how wide the span named is"
-    )
+    valid_from: ValidFrom = None
+    valid_to: ValidTo = None
+    valid_precision: ValidPrecision = None
     version: int = 1
     scope: dict[str, str] = Field(default_factory=dict)
     metadata: dict = Field(default_factory=dict)
@@ -210,17 +220,9 @@ class MemoryItem(BaseModel):
     created_at: str
     occurred_at: str | None = None
     updated_at: str | None = None
-    valid_from: str | None = Field(
-        None,
-        description="when it began to hold in the world (ISO 8601): the start of the span its "
-        'words name ("last month": the month\'s first day), else when it was said',
-    )
-    valid_to: str | None = Field(
-        None, description="when a newer version or a negation ended it; empty while it holds"
-    )
-    valid_precision: str | None = Field(
-        None, description="instant, day, week, month or year: how wide the span named is"
-    )
+    valid_from: ValidFrom = None
+    valid_to: ValidTo = None
+    valid_precision: ValidPrecision = None
     user_id: str | None = None
     app_id: str | None = None
     agent_id: str | None = None

@@ -8,8 +8,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+from langgraph.graph import END, START, MessagesState, StateGraph
 from pydantic import Field
+
+from memhub_langgraph import memory_add_node, memory_search_node
 
 BACKENDS = ("edge", "qdrant-local")
 """memhub's two store backends: Qdrant Edge in a temp dir, qdrant-client's ``:memory:`` mode."""
@@ -40,3 +43,25 @@ def tool_call(name: str, call_id: str = "call-1", **args: Any) -> AIMessage:
     return AIMessage(
         content="", tool_calls=[{"name": name, "args": args, "id": call_id, "type": "tool_call"}]
     )
+
+
+def memory_graph(client: Any, model: RecordingChatModel, checkpointer: Any = None) -> Any:
+    """recall -> model -> remember: the graph the adapter's stories run, compiled; the model
+    is shown the memories after a fixed system prompt."""
+
+    class State(MessagesState):
+        memories: str
+
+    def call_model(state: State) -> dict:
+        system = SystemMessage("You are a helpful assistant.\n\n" + state["memories"])
+        return {"messages": [model.invoke([system, *state["messages"]])]}
+
+    builder = StateGraph(State)
+    builder.add_node("recall", memory_search_node(client))
+    builder.add_node("model", call_model)
+    builder.add_node("remember", memory_add_node(client))
+    builder.add_edge(START, "recall")
+    builder.add_edge("recall", "model")
+    builder.add_edge("model", "remember")
+    builder.add_edge("remember", END)
+    return builder.compile(checkpointer=checkpointer)

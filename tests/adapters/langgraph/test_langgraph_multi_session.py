@@ -4,16 +4,10 @@ session, the real e5 embedder."""
 from __future__ import annotations
 
 import pytest
-from langchain_core.messages import SystemMessage
-from langgraph.graph import END, START, MessagesState, StateGraph
-from lg_fakes import scripted
+from lg_fakes import memory_graph, scripted
 from multi_session import STORIES, Story, assert_current, assert_every_turn
 
-from memhub_langgraph import MemHubCheckpointer, memory_add_node, memory_search_node
-
-
-class State(MessagesState):
-    memories: str
+from memhub_langgraph import MemHubCheckpointer
 
 
 @pytest.mark.parametrize("story", STORIES)
@@ -21,20 +15,7 @@ def test_the_last_session_sees_only_the_current_value(story: Story, make_client,
     client = make_client(embed=e5)
     checkpointer = MemHubCheckpointer(client)  # the threads live in the same store
     model = scripted(*["Got it."] * story.turns)
-
-    def call_model(state: State) -> dict:
-        system = SystemMessage("You are a helpful assistant.\n\n" + state["memories"])
-        return {"messages": [model.invoke([system, *state["messages"]])]}
-
-    builder = StateGraph(State)
-    builder.add_node("recall", memory_search_node(client))
-    builder.add_node("model", call_model)
-    builder.add_node("remember", memory_add_node(client))
-    builder.add_edge(START, "recall")
-    builder.add_edge("recall", "model")
-    builder.add_edge("model", "remember")
-    builder.add_edge("remember", END)
-    graph = builder.compile(checkpointer=checkpointer)
+    graph = memory_graph(client, model, checkpointer)
 
     for i, turns in enumerate(story.sessions, 1):
         config = {"configurable": {"user_id": "alice", "thread_id": f"t{i}"}}

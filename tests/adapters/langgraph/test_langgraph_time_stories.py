@@ -5,16 +5,10 @@ embedder."""
 from __future__ import annotations
 
 import pytest
-from langchain_core.messages import SystemMessage
-from langgraph.graph import END, START, MessagesState, StateGraph
-from lg_fakes import scripted
+from lg_fakes import memory_graph, scripted
 from time_stories import TIME_STORIES, TimedStory, assert_shown, run
 
-from memhub_langgraph import MemHubCheckpointer, memory_add_node, memory_search_node
-
-
-class State(MessagesState):
-    memories: str
+from memhub_langgraph import MemHubCheckpointer
 
 
 @pytest.mark.parametrize("story", TIME_STORIES)
@@ -22,20 +16,7 @@ def test_the_last_session_sees_the_newest_value_dated_as_said(story: TimedStory,
     client = make_client(embed=e5)
     checkpointer = MemHubCheckpointer(client)
     model = scripted(*["Got it."] * story.turns)
-
-    def call_model(state: State) -> dict:
-        system = SystemMessage("You are a helpful assistant.\n\n" + state["memories"])
-        return {"messages": [model.invoke([system, *state["messages"]])]}
-
-    builder = StateGraph(State)
-    builder.add_node("recall", memory_search_node(client))
-    builder.add_node("model", call_model)
-    builder.add_node("remember", memory_add_node(client))
-    builder.add_edge(START, "recall")
-    builder.add_edge("recall", "model")
-    builder.add_edge("model", "remember")
-    builder.add_edge("remember", END)
-    graph = builder.compile(checkpointer=checkpointer)
+    graph = memory_graph(client, model, checkpointer)
 
     def session(i: int, turns: tuple[str, ...]) -> None:
         config = {"configurable": {"user_id": "alice", "thread_id": f"t{i}"}}

@@ -25,22 +25,9 @@ from typing import Any, Final
 
 from dateutil.relativedelta import relativedelta
 
+from memhub.engine.valid_time import EN_MONTHS as _MONTHS
 from memhub.engine.valid_time import resolve
 
-_MONTHS: Final = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
 _MONTH = "|".join(_MONTHS)
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"((?:19|20)\d\d)"

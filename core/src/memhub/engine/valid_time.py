@@ -37,6 +37,7 @@ from dateutil.relativedelta import relativedelta
 Precision = Literal["instant", "day", "week", "month", "year"]
 
 __all__ = [
+    "EN_MONTHS",
     "PRECISIONS",
     "RESOLVED_LAYERS",
     "Precision",
@@ -164,7 +165,7 @@ def _weekday(t: datetime, weekday: int, weeks: int | None) -> Resolved:
 
 _Read = Callable[[re.Match[str], datetime], Resolved]
 
-_EN_MONTHS: Final = (
+EN_MONTHS: Final = (
     "january",
     "february",
     "march",
@@ -179,7 +180,7 @@ _EN_MONTHS: Final = (
     "december",
 )
 # Capitalised: "may" and "march" are verbs too.
-_EN_MONTH = r"(" + "|".join(m[:3].title() + f"(?:{m[3:]})?" for m in _EN_MONTHS) + r"|Sept)\.?"
+_EN_MONTH = r"(" + "|".join(m[:3].title() + f"(?:{m[3:]})?" for m in EN_MONTHS) + r"|Sept)\.?"
 _EN_WEEKDAYS: Final = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _EN_WEEKDAY = r"(" + "|".join(_EN_WEEKDAYS) + r")"
 _CN_WEEKDAYS: Final = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
@@ -209,7 +210,7 @@ _EN_WEEK_OF: Final = {"this": 0, "This": 0, "next": 1, "Next": 1}
 
 
 def _en_month(name: str) -> int:
-    return next(i for i, m in enumerate(_EN_MONTHS, 1) if m.startswith(name.lower()[:3]))
+    return next(i for i, m in enumerate(EN_MONTHS, 1) if m.startswith(name.lower()[:3]))
 
 
 def _en_ago(m: re.Match[str], t: datetime) -> Resolved:
