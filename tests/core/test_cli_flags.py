@@ -41,9 +41,10 @@ COMMANDS: dict[str, list[str]] = {
     "export": ["export", "--output", "-"],
     "import": ["import", "memories.jsonl"],
 }
-# Commands that start a server, read an agent's own folders or print settings: their
-# options are tested where they are (test_server_cli.py, test_capture_cli.py, below).
-ELSEWHERE = {"serve-api", "serve", "ui", "keys", "capture", "config"}
+# Commands that start a server, back a store up, read an agent's own folders or print
+# settings: their options are tested where they are (test_server_cli.py,
+# test_server_backup.py, test_capture_cli.py, below).
+ELSEWHERE = {"serve-api", "serve", "ui", "keys", "backup", "restore", "capture", "config"}
 
 
 class _Reached(Exception):
