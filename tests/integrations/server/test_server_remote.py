@@ -211,3 +211,19 @@ def test_public_surface_is_pinned():
         "create_app",
     ]
     assert all(getattr(memhub_server, name) for name in memhub_server.__all__)
+
+
+async def test_remote_reads_as_of_a_date(remote):
+    remote, _ = remote
+    await remote.add(content="I live in Toronto", user_id="t", occurred_at="2026-01-10")
+    moved = await remote.add(
+        content="I moved to Montreal last month", user_id="t", occurred_at="2026-09-15"
+    )
+    montreal = moved.decisions[0].memory_id
+    july = await remote.search("where do I live", user_id="t", as_of="2026-07-15")
+    assert [m.content for m in july.memories.all()] == ["I live in Toronto"]
+    assert (await remote.get(montreal, as_of="2026-07-15")).content == "I live in Toronto"
+    listed = await remote.list(user_id="t", as_of="2026-07-15")
+    assert [m.content for m in listed] == ["I live in Toronto"]
+    now = await remote.get(montreal)
+    assert (now.valid_from[:10], now.valid_precision) == ("2026-08-01", "month")
