@@ -40,6 +40,8 @@ TS := integrations/typescript
 # example, an `npm pack`, then `node --test` (the guide's examples against a real
 # `memhub serve-api` on a free port).
 test-ts: $(STAMP)
+	@command -v npm >/dev/null || ! command -v apt-get >/dev/null || [ "$$(id -u)" != 0 ] \
+		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm) >/dev/null
 	@command -v npm >/dev/null || { echo "make test-ts needs node (>= 18) and npm" >&2; exit 1; }
 	cd $(TS) && npm ci --no-audit --no-fund --loglevel=error
 	cd $(TS) && MEMHUB_PYTHON=$(abspath $(PY)) npm run --silent check:schema
