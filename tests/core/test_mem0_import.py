@@ -56,6 +56,14 @@ async def test_memories_become_fact_chains_with_mem0_scopes_and_times(client, me
         ("created", "active"),
         ("replace", "superseded"),
     ]
+    # valid time is mem0's: the tea held until the coffee replaced it
+    assert (old.current.valid_from, old.current.valid_to) == (
+        "2026-12-01T13:44:52.467Z",
+        "2026-12-01T13:44:52.709Z",
+    )
+    assert coffee.valid_from == "2026-12-01T13:44:52.709Z" and coffee.valid_to is None
+    then = await client.list(user_id="alice", as_of="2026-12-01T13:44:52.600Z")
+    assert "Likes green tea in the morning" in [m.content for m in then]
     found = await client.search("coffee in the morning", user_id="alice")
     assert found.memories.all()[0].id == COFFEE
     assert (

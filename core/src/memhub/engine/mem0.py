@@ -214,6 +214,8 @@ def _chain(
             payload["supersedes"] = ids[n - 1]
         if not last:
             payload["superseded_by"] = ids[n + 1]
+            payload["valid_to"] = steps[n + 1][2]  # mem0 knows when, not the time words
+        payload["valid_from"] = at
         events = [
             _event(
                 atom_id,
