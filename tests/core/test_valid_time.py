@@ -216,3 +216,18 @@ async def test_export_and_import_carry_valid_time_and_an_older_export_gets_it(
             assert current.content == "I moved to Montreal last month"
             # an old export knew only when it was said; a new one, the month it named
             assert current.valid_from.startswith("2026-08-01" if name == "now" else "2026-09-15")
+
+
+async def test_as_of_before_a_change_shows_the_whole_memory_not_also_its_kept_part(e5_client):
+    c = e5_client
+    await c.add(content="I work at Acme as a data engineer", user_id="u", occurred_at="2026-02-01")
+    changed = await c.add(
+        content="I left Acme, now I'm at Globex", user_id="u", occurred_at="2026-09-01"
+    )
+    assert [d.kept for d in changed.decisions if d.kept], changed.decisions  # a part kept
+    now = sorted(m.content for m in await c.list(user_id="u"))
+    assert any("data engineer" in m and "Acme" not in m for m in now), now
+    july = [m.content for m in await c.list(user_id="u", as_of="2026-07-01")]
+    assert july == ["I work at Acme as a data engineer"]
+    res = await c.search("what is my job", user_id="u", as_of="2026-07-01")
+    assert [m.content for m in res.memories.all()] == ["I work at Acme as a data engineer"]

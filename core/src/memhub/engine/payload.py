@@ -88,6 +88,7 @@ class Memory(TypedDict, total=False):
     superseded_by: str
     evidence: list[str]
     related: list[str]
+    kept_from: str  # the superseded memory this one is the standing part of (write._keep_rest)
     lesson_of: list[str]
     lessons: list[str]
     # an extracted memory: a time-bound item, and the attribute slots it states (slots.py)

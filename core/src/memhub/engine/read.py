@@ -29,7 +29,13 @@ from memhub.engine.hmg import (
 )
 from memhub.engine.payload import CHAT_LAYERS, Memory, as_memory, as_stored
 from memhub.engine.procedures import content_of, vector_text
-from memhub.engine.records import GOVERNED, held_at, shown_content, valid_of
+from memhub.engine.records import (
+    GOVERNED,
+    held_at,
+    shown_content,
+    valid_of,
+    without_kept_parts,
+)
 from memhub.engine.telling import prefer_telling
 from memhub.engine.valid_time import said_at
 from memhub.errors import InvalidInputError, InvalidTransitionError, NotFoundError
@@ -156,7 +162,8 @@ async def search(
     chat = visible(scope, CHAT_LAYERS, app_ids=app_ids, statuses=statuses).and_(*extra, *when)
     replaced = visible(scope, CHAT_LAYERS, app_ids=app_ids, statuses=PAST).and_(*extra)
     found = await with_evidence(engine, vectors, chat, raw, limit, replaced)
-    found = named_time_first([h for h in found if held_at(h[0], at)], spans)
+    found = [h for h in found if held_at(h[0], at)]
+    found = named_time_first(without_kept_parts(found) if at else found, spans)
     for payload, score in found:
         item = await to_item(engine, payload, score)
         group = (
@@ -420,8 +427,8 @@ async def list_memories(
     points, _ = await engine.store.scroll(
         "memories", where, limit=limit, order_by="created_at", descending=True
     )
-    found = (as_memory(p.payload) for p in points)
-    return [await to_item(engine, p) for p in found if held_at(p, at)]
+    found = [p for p in map(as_memory, (p.payload for p in points)) if held_at(p, at)]
+    return [await to_item(engine, p) for p in (without_kept_parts(found) if at else found)]
 
 
 async def update(engine: Engine, memory_id: str, content: str, scope: Scope) -> str:

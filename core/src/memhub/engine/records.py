@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from memhub.engine.payload import Memory, as_memory, as_stored
 from memhub.engine.text import content_hash, infer_epistemic, infer_polarity
@@ -13,6 +13,7 @@ from memhub.redact import redact_value
 from memhub.scope import SCOPE_KEYS, Scope
 
 HIDDEN = "[governed payload hidden: {state}]"
+T = TypeVar("T")
 GOVERNED = ("sealed", "tombstoned")
 
 
@@ -123,6 +124,19 @@ def held_at(payload: Memory, at: datetime | None) -> bool:
         return True
     valid = valid_of(payload)
     return covers(valid["valid_from"], valid["valid_to"], at)
+
+
+def without_kept_parts(found: list[T]) -> list[T]:
+    """``found`` (memories, or pairs led by one) less the standing parts of a superseded
+    memory that is found too: an ``as_of`` read before the change finds the whole memory,
+    which says the part already ("I work at Acme as a data engineer" and, kept from it when
+    the employer changed, "I'm a data engineer")."""
+    ids = {_payload(f)["id"] for f in found}
+    return [f for f in found if _payload(f).get("kept_from") not in ids]
+
+
+def _payload(found: Any) -> Memory:
+    return as_memory(found[0] if isinstance(found, tuple) else found)
 
 
 def shown_content(payload: Memory) -> str:

@@ -677,6 +677,7 @@ async def _keep_rest(
         session_id=old.get("session_id"),
         slots=slot_keys(rest) or None,
         related=[old["id"]],
+        kept_from=old["id"],
     )
     batch.payloads.append(payload)
     batch.texts.append(rest)

@@ -73,6 +73,7 @@ INDEXES: dict[Collection, IndexSpec] = {
             "superseded_by",
             "proactive",
             "valid_precision",
+            "kept_from",
         ),
     ),
     "events": IndexSpec(
