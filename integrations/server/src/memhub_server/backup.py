@@ -29,7 +29,6 @@ backup either.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import shutil
@@ -43,6 +42,7 @@ from memhub.engine import browse
 from memhub.engine.export import export
 from memhub.errors import InvalidInputError
 from memhub.models import ImportResult
+from memhub_server.schedule import Periodic
 from memhub_server.service import MemoryService
 
 log = logging.getLogger("memhub.backup")
@@ -168,11 +168,13 @@ async def restore(
     return done
 
 
-class BackupSchedule:
+class BackupSchedule(Periodic):
     """``backup(...)`` of every tenant every ``interval`` seconds, keeping ``keep``.
 
     A failed round is reported and retried one interval later; it never stops the server.
     """
+
+    name = "memhub-backup"
 
     def __init__(
         self,
@@ -184,17 +186,6 @@ class BackupSchedule:
     ) -> None:
         self.service, self.root, self.interval, self.keep = service, root, interval, keep
         self.report = report or log.info
-        self._task: asyncio.Task | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="memhub-backup")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
 
     async def _run(self) -> None:
         while True:

@@ -65,7 +65,29 @@ async def digest_pending(service: MemoryService) -> dict[str, DigestResult]:
     return done
 
 
-class DigestSchedule:
+class Periodic:
+    """A round of work on the server's loop, started and stopped with the server: a subclass
+    names its task (``name``) and writes the loop (``_run``); a failed round is the
+    subclass's to report, and never stops the server."""
+
+    name = "memhub-periodic"
+    _task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name=self.name)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        raise NotImplementedError
+
+
+class DigestSchedule(Periodic):
     """Runs :func:`digest_pending` every ``interval`` seconds until stopped.
 
     Args:
@@ -75,6 +97,8 @@ class DigestSchedule:
         state: a file that keeps when the last round with work ran, across restarts (the first
             round then runs one interval after that, at once if it is overdue).
     """
+
+    name = "memhub-digest"
 
     def __init__(
         self,
@@ -87,7 +111,6 @@ class DigestSchedule:
         self.report = report or log.info
         self._state = state
         self._since = self._load()
-        self._task: asyncio.Task | None = None
 
     def _load(self) -> float:
         now = time.time()
@@ -103,16 +126,6 @@ class DigestSchedule:
         if self._state is not None:
             with contextlib.suppress(OSError):  # the schedule still runs, from memory
                 self._state.write_text(json.dumps({"since": since}))
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="memhub-digest")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
 
     async def _run(self) -> None:
         while True:
