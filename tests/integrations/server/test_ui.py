@@ -263,3 +263,18 @@ def test_the_search_page_reads_as_of_a_date(server, uid) -> None:
     assert "Toronto" in given and "Montreal" not in given
     now = browser.get(f"/ui/search?q=where+do+I+live&user_id={uid}").text
     assert "Montreal last month [2026-08]" in now[now.index('id="given"') :]
+
+
+def test_a_memorys_page_shows_when_each_version_held(server, uid) -> None:
+    http, tenants = server
+    headers = {"Authorization": f"Bearer {tenants.a}"}
+    for text, when in (
+        ("I live in Toronto", "2026-01-10T09:00:00Z"),
+        ("I moved to Montreal last month", "2026-09-15T09:00:00Z"),
+    ):
+        body = {"content": text, "user_id": uid, "occurred_at": when}
+        written = http.post("/v1/memories/", json=body, headers=headers).json()
+    page = signed_in(http, tenants.a).get(f"/ui/memory/{written['memory_ids'][0]}").text
+    assert re.search(r'id="valid">\s*valid from 2026-08-01', page)
+    chain = page[page.index('id="chain"') :]
+    assert "valid from 2026-01-10 to 2026-08-01" in chain
