@@ -23,8 +23,6 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final
 
-from dateutil.relativedelta import relativedelta
-
 from memhub.engine.valid_time import EN_MONTHS as _MONTHS
 from memhub.engine.valid_time import resolve
 
@@ -87,14 +85,6 @@ _PATTERNS: Final[tuple[tuple[re.Pattern[str], _Read], ...]] = (
 )
 
 
-_WIDTH: Final = {
-    "day": relativedelta(days=1),
-    "week": relativedelta(weeks=1),
-    "month": relativedelta(months=1),
-    "year": relativedelta(years=1),
-}
-
-
 def asked_dates(question: str, now: datetime | None = None) -> list[Span]:
     """The spans of days ``question`` names explicitly, each widened by ``SLACK``.
 
@@ -117,9 +107,8 @@ def asked_dates(question: str, now: datetime | None = None) -> list[Span]:
                 continue
             spans.append(Span(first - SLACK, last + SLACK))
     if not spans and (named := resolve(question, now or datetime.now(UTC), bare_months=False)):
-        first = named.start.date()
-        last = (named.start + _WIDTH.get(named.precision, _WIDTH["day"])).date() - timedelta(days=1)
-        spans.append(Span(first - SLACK, last + SLACK))
+        last = max(named.end.date() - timedelta(days=1), named.start.date())
+        spans.append(Span(named.start.date() - SLACK, last + SLACK))
     return spans
 
 

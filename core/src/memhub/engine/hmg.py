@@ -224,10 +224,11 @@ async def recall(
                 source=p.get("source"),
                 layer=p["layer"],
                 epistemic=p.get("epistemic"),
-                valid_from=valid_of(p)["valid_from"],
-                valid_precision=valid_of(p)["valid_precision"],
+                valid_from=valid["valid_from"],
+                valid_precision=valid["valid_precision"],
             )
             for p, score in hits
+            for valid in (valid_of(p),)
         ]
     )
 

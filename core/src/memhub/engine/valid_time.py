@@ -62,6 +62,19 @@ class Resolved:
     start: datetime
     precision: Precision
 
+    @property
+    def end(self) -> datetime:
+        """The first instant after the span (``start`` itself for an instant)."""
+        return self.start + _ONE[self.precision]
+
+
+_ONE: Final[dict[str, relativedelta]] = {
+    "instant": relativedelta(),
+    "day": relativedelta(days=1),
+    "week": relativedelta(weeks=1),
+    "month": relativedelta(months=1),
+    "year": relativedelta(years=1),
+}
 
 # -- numbers -------------------------------------------------------------------------
 
