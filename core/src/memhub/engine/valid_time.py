@@ -234,10 +234,7 @@ def _en_ago(m: re.Match[str], t: datetime) -> Resolved:
 def _cn_ago(m: re.Match[str], t: datetime) -> Resolved:
     if m[1] == "半":  # 半年前, 半个月前
         return _month(t, -6) if m[2] == "年" else _day(t, -15)
-    n = _number(m[1])
-    if m[2] == "半年":  # 一年半前: the year before, to the month
-        return _month(t, -12 * n - 6)
-    return _CN_UNIT[m[2]](t, -n)
+    return _CN_UNIT[m[2]](t, -_number(m[1]))
 
 
 def _cn_year_month(m: re.Match[str], t: datetime) -> Resolved:
@@ -309,9 +306,7 @@ _PATTERNS: Final[tuple[tuple[re.Pattern[str], _Read], ...]] = (
         _en_ago,
     ),
     (
-        re.compile(
-            rf"({_CN_NUM}|半){_OPT}个?{_OPT}(天|日|周|星期|礼拜|月|半年|年){_OPT}(?:之|以)?前"
-        ),
+        re.compile(rf"({_CN_NUM}|半){_OPT}个?{_OPT}(天|日|周|星期|礼拜|月|年){_OPT}(?:之|以)?前"),
         _cn_ago,
     ),
     # 上周三, 上个星期五, 这周一, 周三, 星期五
