@@ -204,7 +204,7 @@ async def recall(
     as_of: str | None = None,
 ) -> RecallResult:
     """Current memories of the scope for ``query``; with ``as_of``, those that held then
-    (``read.as_of_filter``)."""
+    (``filters.as_of_filter``)."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("query must be a non-empty string")
     if not 1 <= limit <= 200:

@@ -135,7 +135,7 @@ async def search(
     as_of: str | None = None,
 ) -> SearchResult:
     """The user's memories for ``query``, grouped; with ``as_of``, those that held then, as
-    they were then (``as_of_filter``)."""
+    they were then (``filters.as_of_filter``)."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("query must be a non-empty string")
     if not scope.user_id:
