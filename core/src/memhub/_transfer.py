@@ -5,12 +5,20 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol
 
 from memhub.errors import InvalidInputError
 
+
+class TextSink(Protocol):
+    """Where an export can go besides a path: anything with ``write(text)`` (an open text
+    file, ``sys.stdout``, an ``io.StringIO``, the server's response queue)."""
+
+    def write(self, text: str, /) -> object: ...
+
+
 Source = str | Path | Iterable[str]
-Dest = str | Path | TextIO
+Dest = str | Path | TextSink
 FORMATS = ("memhub", "mem0")
 
 

@@ -28,7 +28,7 @@ import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from memhub.engine.payload import ITEM_LAYERS, as_memory, as_stored
@@ -39,7 +39,7 @@ from memhub.store.edge import EdgeStore
 if TYPE_CHECKING:
     from memhub.client import MemoryClient
 
-__all__ = ["ITEM_LAYERS", "RECORD_COLLECTIONS", "Records"]
+__all__ = ["ITEM_LAYERS", "RECORD_COLLECTIONS", "Records", "record_collection"]
 
 RECORD_COLLECTIONS: tuple[Collection, ...] = ("memories", "checkpoints", "checkpoint_writes")
 _LEGACY_TENANT = "local"
@@ -365,8 +365,14 @@ def _check_ids(ids: list[str]) -> None:
             raise InvalidInputError(f"a record id is a UUID, not {str(point_id)[:60]!r}") from None
 
 
+def record_collection(name: str) -> Collection:
+    """The collection called ``name`` (as ``/v1/records`` names it), if records live there;
+    else ``InvalidInputError``."""
+    for collection in RECORD_COLLECTIONS:
+        if name == collection:
+            return collection
+    raise InvalidInputError(f"records live in {', '.join(RECORD_COLLECTIONS)}, not {name!r}")
+
+
 def _check_collection(collection: str) -> None:
-    if collection not in RECORD_COLLECTIONS or collection not in get_args(Collection):
-        raise InvalidInputError(
-            f"records live in {', '.join(RECORD_COLLECTIONS)}, not {collection!r}"
-        )
+    record_collection(collection)

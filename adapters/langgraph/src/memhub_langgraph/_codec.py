@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import CheckpointTuple, writes_sort_key
+from langgraph.checkpoint.base import Checkpoint, CheckpointTuple, writes_sort_key
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from memhub.store.base import Match, Where
@@ -142,9 +142,11 @@ def build_tuple(
             values[ch] = serde.loads_typed(dec(blob["value"]))
     pending = sorted(writes, key=lambda w: writes_sort_key(w["task_path"], w["task_id"], w["idx"]))
     parent = payload.get("parent_checkpoint_id")
+    checkpoint: Checkpoint = serde.loads_typed(dec(payload["checkpoint"]))  # a fresh dict
+    checkpoint["channel_values"] = values
     return CheckpointTuple(
         config=conf(thread_id, ns, checkpoint_id),
-        checkpoint={**serde.loads_typed(dec(payload["checkpoint"])), "channel_values": values},
+        checkpoint=checkpoint,
         metadata=serde.loads_typed(dec(payload["metadata"])),
         parent_config=conf(thread_id, ns, parent) if parent else None,
         pending_writes=[

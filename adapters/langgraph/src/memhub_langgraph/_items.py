@@ -151,7 +151,9 @@ def refreshed(payload: Mapping[str, Any], at: datetime) -> dict[str, Any]:
 
 def is_expired(payload: Mapping[str, Any], at: datetime) -> bool:
     expires = payload.get("expires_at")
-    return bool(expires) and datetime.fromisoformat(expires) <= at
+    if not expires:
+        return False
+    return datetime.fromisoformat(expires) <= at
 
 
 def decode_value(payload: Mapping[str, Any]) -> dict[str, Any]:

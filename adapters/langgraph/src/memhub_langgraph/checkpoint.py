@@ -21,11 +21,13 @@ read.
 from __future__ import annotations
 
 import asyncio
+import builtins
+import enum
 import random
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, Literal
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
@@ -49,7 +51,15 @@ from memhub_langgraph._runner import LoopRunner, resolve_client
 from memhub_langgraph.nodes import lookup
 
 _NEVER = Where(must=(Match("kind", "\x00never"),))  # an only_if no stored point matches
-_NOT_KEPT = object()
+
+
+class _Kept(enum.Enum):
+    """What ``_kept`` returns when memory cannot tell (a one-member enum, so it types)."""
+
+    NOT = enum.auto()
+
+
+_NOT_KEPT: Final = _Kept.NOT
 
 
 def _key(config: RunnableConfig) -> tuple[str, str]:
@@ -273,7 +283,7 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
 
     # -- the async core -------------------------------------------------------------------
 
-    def _kept(self, config: RunnableConfig) -> CheckpointTuple | None | object:
+    def _kept(self, config: RunnableConfig) -> CheckpointTuple | None | Literal[_Kept.NOT]:
         """The latest checkpoint from memory (``None``: the thread has none) or ``_NOT_KEPT``;
         on any thread, without a call."""
         if get_checkpoint_id(config):
@@ -341,8 +351,8 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             conf.get("checkpoint_ns", ""),
             checkpoint["id"],
         )
-        stripped = dict(checkpoint)
-        values = stripped.pop("channel_values", {})
+        stripped: dict[str, Any] = dict(checkpoint)
+        values: dict[str, Any] = stripped.pop("channel_values", {})
         inline = codec.inline_values(self.serde, values, checkpoint["channel_versions"])
         points: list[StoredPoint] = []
         for channel, version in new_versions.items():
@@ -404,7 +414,7 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         writes: Sequence[tuple[str, Any]],
         task_id: str,
         task_path: str,
-    ) -> list[_Upsert]:
+    ) -> builtins.list[_Upsert]:
         """Pending writes as the upserts that store them, in order."""
         conf = config["configurable"]
         thread_id, ns, checkpoint_id = (
@@ -412,7 +422,8 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             conf.get("checkpoint_ns", ""),
             conf["checkpoint_id"],
         )
-        regular, special = [], []
+        regular: list[StoredPoint] = []
+        special: list[StoredPoint] = []
         for i, (channel, value) in enumerate(writes):
             idx = WRITES_IDX_MAP.get(channel, i)
             point = StoredPoint(
@@ -494,7 +505,7 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
         flt: dict[str, Any] | None,
         before: RunnableConfig | None,
         limit: int | None,
-    ) -> list[CheckpointTuple]:
+    ) -> builtins.list[CheckpointTuple]:
         must: list = [Match("kind", "checkpoint")]
         if config:
             conf = config["configurable"]
@@ -504,7 +515,7 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             if checkpoint_id := get_checkpoint_id(config):
                 must.append(Match("checkpoint_id", checkpoint_id))
         before_id = get_checkpoint_id(before) if before else None
-        selected = []
+        selected: list[dict[str, Any]] = []
         for payload in sorted(
             await self._scan("checkpoints", Where(must=tuple(must))),
             key=lambda p: p["checkpoint_id"],
@@ -521,7 +532,9 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             selected.append(payload)
         return await self._tuples(selected)
 
-    async def _tuples(self, payloads: list[dict]) -> list[CheckpointTuple]:
+    async def _tuples(
+        self, payloads: builtins.list[dict[str, Any]]
+    ) -> builtins.list[CheckpointTuple]:
         """Checkpoint payloads -> tuples; the blobs and the writes of every thread are read at
         once."""
         if not payloads:

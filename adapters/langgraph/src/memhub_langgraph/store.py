@@ -104,18 +104,18 @@ class MemHubStore(BaseStore):
     ) -> None:
         self.client, self._owns_client = resolve_client(client, storage_dir, embed, "MemHubStore")
         engine = getattr(self.client, "engine", None)  # a remote client embeds on the server
-        index = dict(index or {})
-        if index.get("embed") is not None:
+        asked: dict[str, Any] = dict(index or {})
+        if asked.get("embed") is not None:
             raise ValueError(
                 "MemHubStore embeds with its MemoryClient's embedder; "
                 "pass MemoryClient(embed=...) instead of index['embed']"
             )
-        dims = engine.embedder.dim if engine is not None else index.get("dims")
-        if index.get("dims") not in (None, dims):
+        dims = engine.embedder.dim if engine is not None else asked.get("dims")
+        if asked.get("dims") not in (None, dims):
             raise ValueError(
-                f"index dims {index['dims']} != the client's embedder dimension {dims}"
+                f"index dims {asked['dims']} != the client's embedder dimension {dims}"
             )
-        fields = list(index.get("fields") or ["$"])
+        fields = list(asked.get("fields") or ["$"])
         self.index_config: dict[str, Any] = {"dims": dims, "fields": fields}
         self._fields = it.tokenized_fields(fields)
         self.ttl_config = ttl
@@ -384,7 +384,7 @@ class MemHubStore(BaseStore):
                     stale += [pid, *(it.text_point_id(pid, i) for i in range(1, had))]
                 continue
             found = [] if op.index is False else it.extract_texts(op.value, op.index, self._fields)
-            live = before is not None and not it.is_expired(before, at)
+            live = before if before is not None and not it.is_expired(before, at) else None
             item = it.item_payload(
                 pid,
                 tenant=self._tenant,
@@ -392,7 +392,7 @@ class MemHubStore(BaseStore):
                 namespace=namespace,
                 key=key,
                 value=op.value,
-                created_at=before["created_at"] if live else it.iso(at),
+                created_at=live["created_at"] if live is not None else it.iso(at),
                 at=at,
                 ttl=op.ttl,
                 texts=len(found),
@@ -408,9 +408,9 @@ class MemHubStore(BaseStore):
             if payloads:
                 await records.insert(payloads, texts)
         else:  # stored now, without vectors; they follow (``_indexer``)
-            for payload, text in zip(payloads, texts, strict=True):
-                if text is not None:
-                    payload[INDEXING] = text
+            for payload, indexed in zip(payloads, texts, strict=True):
+                if indexed is not None:
+                    payload[INDEXING] = indexed
             if payloads:
                 await records.insert(payloads, [None] * len(payloads))
             self._vectors.add(

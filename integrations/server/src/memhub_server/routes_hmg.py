@@ -23,10 +23,10 @@ from memhub.models import (
     SessionContext,
     Stats,
 )
+from memhub.scope import MAX_ID
 from memhub_server.deps import Admin, Client
 from memhub_server.errors import ErrorResponse
 from memhub_server.schemas import (
-    MAX_ID,
     CorrectRequest,
     DigestRequest,
     GovernRequest,

@@ -22,9 +22,9 @@ from memhub.models import (
     SearchResult,
     WriteResult,
 )
+from memhub.scope import MAX_ID
 from memhub_server.deps import Client, Service, Tenant
 from memhub_server.schemas import (
-    MAX_ID,
     AddRequest,
     ConversationRequest,
     DeleteResult,

@@ -14,7 +14,8 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from memhub.store.base import Where
+from memhub.records import record_collection
+from memhub.store.base import Collection, Where
 from memhub.store.codec import point_from_json, point_to_json, where_from_json
 from memhub_server.deps import Client
 
@@ -25,6 +26,11 @@ _MAX = 10_000  # records per call
 
 class _Collection(BaseModel):
     collection: str
+
+    @property
+    def checked(self) -> Collection:
+        """The collection, if records live there; else a 400 naming those they live in."""
+        return record_collection(self.collection)
 
 
 class GetRequest(_Collection):
@@ -72,14 +78,14 @@ async def tenant(client: Client) -> dict[str, str]:
 
 @router.post("/get", summary="records by id")
 async def get(body: GetRequest, client: Client) -> list[dict[str, Any]]:
-    found = await client.records.get(body.collection, body.ids, with_vectors=body.with_vectors)
+    found = await client.records.get(body.checked, body.ids, with_vectors=body.with_vectors)
     return [point_to_json(p) for p in found]
 
 
 @router.post("/scroll", summary="a page of records matching a filter")
 async def scroll(body: ScrollRequest, client: Client) -> dict[str, Any]:
     points, nxt = await client.records.scroll(
-        body.collection,
+        body.checked,
         where_from_json(body.where),
         limit=body.limit,
         offset=body.offset,
@@ -91,13 +97,13 @@ async def scroll(body: ScrollRequest, client: Client) -> dict[str, Any]:
 
 @router.post("/count", summary="how many records match a filter")
 async def count(body: CountRequest, client: Client) -> int:
-    return await client.records.count(body.collection, where_from_json(body.where))
+    return await client.records.count(body.checked, where_from_json(body.where))
 
 
 @router.post("/put", summary="insert or replace records")
 async def put(body: PutRequest, client: Client) -> None:
     points = [point_from_json(p) for p in body.points]
-    await client.records.put(body.collection, points, only_if=where_from_json(body.only_if))
+    await client.records.put(body.checked, points, only_if=where_from_json(body.only_if))
 
 
 @router.post("/insert", summary="store item records, embedded by the server")
@@ -107,7 +113,7 @@ async def insert(body: InsertRequest, client: Client) -> None:
 
 @router.post("/delete", summary="delete records by id")
 async def delete(body: DeleteRequest, client: Client) -> None:
-    await client.records.delete(body.collection, body.ids)
+    await client.records.delete(body.checked, body.ids)
 
 
 @router.post("/search", summary="item records by hybrid retrieval, scored by cosine")

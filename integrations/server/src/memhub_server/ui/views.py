@@ -154,14 +154,14 @@ async def _overview(request: Request, tenant: str) -> dict[str, Any]:
 def _chart(activity: dict[str, dict[str, int]]) -> dict[str, Any]:
     """Stacked bars per day, by action (the most frequent actions get their own colour)."""
     totals: dict[str, int] = {}
-    for day in activity.values():
-        for action, n in day.items():
+    for per_action in activity.values():
+        for action, n in per_action.items():
             totals[action] = totals.get(action, 0) + n
     actions = sorted(totals, key=lambda a: (-totals[a], a))[:8]
     top = max([sum(d.values()) for d in activity.values()] + [1])
     bars = []
     for i, (day, counts) in enumerate(activity.items()):
-        y = 120
+        y: float = 120
         parts = []
         for j, action in enumerate(actions):
             h = round(counts.get(action, 0) / top * 110, 1)
