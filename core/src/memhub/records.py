@@ -270,6 +270,7 @@ class Records:
             self._wrote(collection)
 
     def _prepared(self, collection: Collection, points: Sequence[StoredPoint]) -> list[StoredPoint]:
+        _check_collection(collection)  # also when there are no points to tag
         _check_ids([p.id for p in points])
         return [
             StoredPoint(p.id, self._tagged(collection, p.payload), p.dense, p.sparse)

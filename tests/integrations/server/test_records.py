@@ -124,6 +124,30 @@ def test_records_never_reach_memories(api, uid):
     assert api.post("/v1/records/count", json={"collection": "events"}).status_code == 400
 
 
+def test_records_are_written_only_where_records_live(api):
+    # an empty write too: it used to pass unchecked, answering 200 for any collection
+    for name in ("events", "meta", "nowhere"):
+        for points in ([], [{"id": str(uuid.uuid4()), "payload": {"thread_id": "t"}}]):
+            refused = api.post("/v1/records/put", json={"collection": name, "points": points})
+            assert refused.status_code == 400
+            assert "records live in memories, checkpoints, checkpoint_writes" in refused.text
+    assert api.post("/v1/records/put", json={"collection": "checkpoints", "points": []}).is_success
+
+
+async def test_local_records_are_written_only_where_records_live(tmp_path):
+    from memhub import InvalidInputError
+
+    async with MemoryClient(
+        storage_dir=tmp_path / "s", embed=HashEmbedder(), cwd=tmp_path
+    ) as local:
+        for name in ("events", "meta", "nowhere"):
+            with pytest.raises(InvalidInputError, match="records live in"):
+                await local.records.put(name, [])
+            with pytest.raises(InvalidInputError, match="records live in"):
+                local.records.put_now(name, [])  # used to answer True: "written"
+        assert local.records.put_now("checkpoints", []) is True
+
+
 def test_a_bad_filter_is_refused(api):
     bad = api.post(
         "/v1/records/scroll", json={"collection": "checkpoints", "where": {"kind": "nope"}}
