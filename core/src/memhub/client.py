@@ -102,6 +102,10 @@ class MemoryClient:
     still carry the git checkout's repository and branch). The hub's own embedder and
     models are used then; injected ones are not. Without a live hub, ``open()``
     raises ``StoreLockedError`` naming the holder.
+
+    The operations are :class:`memhub.api.MemoryAPI`'s, each run on the backend
+    ``open()`` chose: the engine here (:class:`memhub.local.LocalBackend`) or the hub's
+    ``RemoteClient``.
     """
 
     def __init__(
