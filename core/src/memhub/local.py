@@ -74,9 +74,13 @@ class LocalBackend:
             )
         return self._roles
 
+    def _user_scope(self, **given: str | None) -> Scope:
+        """A MemHub call's scope: user-centric (see :func:`memhub.scope.call_scope`)."""
+        return call_scope(self.scope, given, user=True)
+
     def _by_id(self, user_id: str | None) -> Scope:
         """The MemHub calls on one memory name its user only: any app, any checkout."""
-        return call_scope(self.scope, {"user_id": user_id, "app_id": ANY}, user=True)
+        return self._user_scope(user_id=user_id, app_id=ANY)
 
     # -- HMG operations ---------------------------------------------------------------
 
@@ -165,12 +169,18 @@ class LocalBackend:
         metadata: dict[str, Any] | None = None,
         occurred_at: str | None = None,
     ) -> WriteResult:
-        given = {"user_id": user_id, "app_id": app_id, "agent_id": agent_id}
-        given |= {"session_id": session_id, "workspace": workspace_id, "branch": branch}
+        s = self._user_scope(
+            user_id=user_id,
+            app_id=app_id,
+            agent_id=agent_id,
+            session_id=session_id,
+            workspace=workspace_id,
+            branch=branch,
+        )
         extractor, judge = self._providers()
         return await write.add(
             self.engine,
-            call_scope(self.scope, given, user=True),
+            s,
             extractor=extractor,
             judge=judge,
             threshold=self.settings.reconcile_relation_threshold,
@@ -197,7 +207,7 @@ class LocalBackend:
         filters: dict[str, Any] | None = None,
         as_of: str | None = None,
     ) -> SearchResult:
-        given = {"user_id": user_id, "agent_id": agent_id, "session_id": session_id}
+        s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
         derived = (
             self.settings.derived_context_limit
             if derived_context_limit is None
@@ -206,7 +216,7 @@ class LocalBackend:
         return await read.search(
             self.engine,
             query,
-            call_scope(self.scope, given, user=True),
+            s,
             app_ids=_apps(app_ids),
             limit=limit,
             procedure_limit=procedure_limit,
@@ -227,8 +237,7 @@ class LocalBackend:
         limit: int = 10,
         as_of: str | None = None,
     ) -> ConversationResult:
-        given = {"user_id": user_id, "agent_id": agent_id, "session_id": session_id}
-        s = call_scope(self.scope, given, user=True)
+        s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
         apps = _apps(app_ids)
         return await read.search_conversation(
             self.engine, query, s, app_ids=apps, limit=limit, as_of=as_of
@@ -243,8 +252,7 @@ class LocalBackend:
         agent_id: str | None = None,
         limit: int = 1000,
     ) -> ConversationResult:
-        given = {"user_id": user_id, "agent_id": agent_id, "session_id": session_id}
-        s = call_scope(self.scope, given, user=True)
+        s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
         return await read.conversation(self.engine, s, app_ids=_apps(app_ids), limit=limit)
 
     async def get(
@@ -263,10 +271,10 @@ class LocalBackend:
         limit: int = 1000,
         as_of: str | None = None,
     ) -> list[MemoryItem]:
-        given = {"user_id": user_id, "agent_id": agent_id, "session_id": session_id}
+        s = self._user_scope(user_id=user_id, agent_id=agent_id, session_id=session_id)
         return await read.list_memories(
             self.engine,
-            call_scope(self.scope, given, user=True),
+            s,
             app_ids=_apps(app_ids),
             include_history=include_history,
             limit=limit,
