@@ -1,7 +1,8 @@
-"""One definition of the API: ``MemoryClient``'s operations, and every door checked against them.
+"""One definition of the API: ``MemoryAPI``'s operations, and every door checked against them.
 
-The sync face and the remote client are derived from ``MemoryClient`` (their parity tests
-are in ``tests/core/test_sync_client.py`` and ``tests/integrations/server/test_server_remote.py``).
+The client, its sync face and the remote client are derived from ``MemoryAPI`` (their parity
+tests are in ``tests/core/test_api_contract.py``, ``tests/core/test_sync_client.py`` and
+``tests/integrations/server/test_server_remote.py``).
 The REST routes and the MCP tools keep schemas of their own, written for their readers
 (limits, descriptions a model reads), so this test walks every operation and names each
 parameter a door lacks, adds, requires differently or defaults differently, and each
@@ -16,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from memhub import MemoryClient, Settings
+from memhub import Settings
+from memhub.api import MemoryAPI
 from memhub.remote import ROUTES
 from memhub.scope import SCOPE_KEYS
 from memhub_mcp import TOOL_NAMES, build_server
@@ -25,7 +27,6 @@ from memhub_server.app import create_app
 from memhub_server.auth import KeyStore
 
 REQUIRED = object()  # the "default" of a parameter without one
-LIFECYCLE = {"open", "aclose", "close"}
 
 # Arguments that never leave the caller's process: a progress callback, a local file.
 LOCAL = {
@@ -58,8 +59,8 @@ MCP_FIXED = {"workspace"}
 def _operations() -> dict[str, inspect.Signature]:
     return {
         name: inspect.signature(fn)
-        for name, fn in inspect.getmembers(MemoryClient, inspect.iscoroutinefunction)
-        if not name.startswith("_") and name not in LIFECYCLE
+        for name, fn in inspect.getmembers(MemoryAPI, inspect.iscoroutinefunction)
+        if not name.startswith("_")
     }
 
 
@@ -152,7 +153,7 @@ def _model_name(returns: Any) -> str | None:
 
 
 def _returns(name: str) -> Any:
-    return typing.get_type_hints(getattr(MemoryClient, name))["return"]
+    return typing.get_type_hints(getattr(MemoryAPI, name))["return"]
 
 
 def test_rest_routes_answer_with_the_sdk_models(openapi):

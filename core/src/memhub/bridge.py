@@ -20,15 +20,16 @@ from __future__ import annotations
 import asyncio
 import inspect
 import threading
-from collections.abc import Coroutine, Mapping, Sequence
-from concurrent.futures import Future
-from typing import Any
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from typing import Any, TypeVar
 
-from memhub import MemoryClient
 from memhub._cjk import HAN_CHAR
+from memhub.api import ClientAPI
 from memhub.models import ConversationResult, MemoryItem, SearchResult, WriteResult
 from memhub.retrieval.formatter import format_memories
 from memhub.sync import SyncFace
+
+T = TypeVar("T")
 
 CHAT_GROUPS = ("profile", "proactive", "normal")
 CHAT_ROLES = ("user", "assistant")
@@ -60,90 +61,69 @@ class _LoopThread:
                 cls._instance = cls()
             return cls._instance
 
-    def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
+
+Client = ClientAPI | SyncFace
+"""What an adapter takes: an async client (``MemoryClient``, ``RemoteClient``) or a blocking
+one (``SyncMemoryClient``, ``SyncRemoteClient``)."""
 
 
 class MemHub:
     """A memhub client seen from both sides: ``await hub.search(...)`` and ``hub.search_sync(...)``.
 
     Args:
-        client: a ``MemoryClient``, a ``SyncMemoryClient`` or any object with the
-            same methods (async or blocking).
+        client: an async client (:class:`memhub.api.ClientAPI`), a blocking one
+            (:class:`memhub.sync.SyncFace`) or a ``MemHub``.
     """
 
-    def __init__(self, client: Any) -> None:
-        self.client: Any
+    def __init__(self, client: Client | MemHub) -> None:
         if isinstance(client, MemHub):
             client = client.client
-        if client is None or not hasattr(client, "search") or not hasattr(client, "add"):
+        if not isinstance(client, SyncFace) and not inspect.iscoroutinefunction(
+            getattr(client, "search", None)
+        ):
             raise TypeError(
                 f"expected a memhub MemoryClient or SyncMemoryClient, got {type(client).__name__}"
             )
-        self.client = client
-        self.is_async = isinstance(client, MemoryClient) or (
-            not isinstance(client, SyncFace) and inspect.iscoroutinefunction(client.search)
-        )
-
-    def _submit(self, name: str, kwargs: dict[str, Any]) -> Future | None:
-        """Schedule a call on a ``SyncMemoryClient``'s own loop (``None`` for other clients)."""
-        submit = getattr(self.client, "submit", None)
-        inner = getattr(self.client, "async_client", None)
-        if submit is None or inner is None:
-            return None
-        return submit(getattr(inner, name)(**kwargs))
-
-    async def _acall(self, name: str, /, **kwargs: Any) -> Any:
-        if self.is_async:
-            return await getattr(self.client, name)(**kwargs)
-        future = self._submit(name, kwargs)
-        if future is None:
-            return await asyncio.to_thread(getattr(self.client, name), **kwargs)
-        return await asyncio.wrap_future(future)
-
-    def _call(self, name: str, /, **kwargs: Any) -> Any:
-        if self.is_async:
-            return _LoopThread.get().run(getattr(self.client, name)(**kwargs))
-        if _in_running_loop():
-            # A framework's sync API called from async code (a notebook, an async test):
-            # the sync client refuses to run there, but its own loop thread can serve it.
-            future = self._submit(name, kwargs)
-            if future is not None:
-                return future.result()
-        return getattr(self.client, name)(**kwargs)
+        self.client: Client = client
+        self.is_async = not isinstance(client, SyncFace)
 
     # -- the calls adapters make -----------------------------------------------------
 
-    async def call(self, name: str, /, **kwargs: Any) -> Any:
-        """Any client method by name, awaited (e.g. ``await hub.call("delete", memory_id=...)``)."""
-        return await self._acall(name, **kwargs)
+    async def call(self, operation: Callable[[ClientAPI], Coroutine[Any, Any, T]]) -> T:
+        """One call on the async client, awaited: ``await hub.call(lambda api:
+        api.delete(memory_id, user_id=...))``. A blocking client's call is scheduled on its
+        own loop and awaited, so the caller's loop never blocks."""
+        client = self.client
+        if isinstance(client, SyncFace):
+            return await asyncio.wrap_future(client.submit(operation(client.async_client)))
+        return await operation(client)
 
-    def call_sync(self, name: str, /, **kwargs: Any) -> Any:
-        """Any client method by name, from sync code."""
-        return self._call(name, **kwargs)
+    def call_sync(self, operation: Callable[[ClientAPI], Coroutine[Any, Any, T]]) -> T:
+        """One call on the async client, from sync code (``hub.call_sync(lambda api: ...)``):
+        on the blocking client's own loop, or an async client's on one private loop thread
+        (from async code too: a framework's sync API called in a notebook or an async test)."""
+        client = self.client
+        if isinstance(client, SyncFace):
+            return client.submit(operation(client.async_client)).result()
+        return _LoopThread.get().run(operation(client))
 
     async def search(self, query: str, **kwargs: Any) -> SearchResult:
-        return await self._acall("search", query=query, **kwargs)
+        return await self.call(lambda api: api.search(query, **kwargs))
 
     def search_sync(self, query: str, **kwargs: Any) -> SearchResult:
-        return self._call("search", query=query, **kwargs)
+        return self.call_sync(lambda api: api.search(query, **kwargs))
 
     async def add(self, messages: list[dict[str, Any]], **kwargs: Any) -> WriteResult:
-        return await self._acall("add", messages=messages, **_drop_none(kwargs))
+        return await self.call(lambda api: api.add(messages=messages, **_drop_none(kwargs)))
 
     def add_sync(self, messages: list[dict[str, Any]], **kwargs: Any) -> WriteResult:
-        return self._call("add", messages=messages, **_drop_none(kwargs))
+        return self.call_sync(lambda api: api.add(messages=messages, **_drop_none(kwargs)))
 
     async def search_conversation(self, query: str, **kwargs: Any) -> ConversationResult:
-        return await self._acall("search_conversation", query=query, **kwargs)
-
-
-def _in_running_loop() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
+        return await self.call(lambda api: api.search_conversation(query, **kwargs))
 
 
 def _drop_none(kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -91,7 +91,7 @@ class Records:
         """
         engine = self._client.engine
         store = engine.store
-        if self._client._remote is not None or not engine._opened:
+        if self._client._remote is not None or not engine.is_open:
             return None
         if not isinstance(store, EdgeStore):  # only Qdrant Edge is held by one process
             return None
@@ -220,7 +220,7 @@ class Records:
         if name in ("get", "delete"):
             _check_ids(args[1])
         client = self._client
-        if client._remote is None and not client.engine._opened:
+        if client._remote is None and not client.engine.is_open:
             await client.open()
         remote = client._remote
         if remote is not None:

@@ -4,7 +4,8 @@ Example:
     >>> async with RemoteClient("http://127.0.0.1:8000", api_key="mh_...") as client:
     ...     await client.add(content="我住在上海", user_id="alice")
 
-Same methods, signatures and docs as :class:`memhub.MemoryClient`, taken from it: each
+Same methods, signatures and docs as :class:`memhub.MemoryClient`, taken from the contract
+they share (:class:`memhub.api.MemoryAPI`): each
 operation is one request to its REST route, listed once in ``RemoteClient``'s body
 (:func:`over_http`, :data:`ROUTES`); ``export`` and ``import_`` stream. ``SyncRemoteClient``
 is to it what ``SyncMemoryClient`` is to ``MemoryClient``. The errors are the same: the
@@ -36,7 +37,7 @@ import httpx
 from pydantic import TypeAdapter
 
 from memhub import _transfer, errors
-from memhub.client import MemoryClient
+from memhub.api import MemoryAPI
 from memhub.config import Settings
 from memhub.engine import jsonl, transfer
 from memhub.engine.messages import split_messages
@@ -46,7 +47,15 @@ from memhub.hub import HUB_FILE, Hub, connect_hub, read_hub
 from memhub.models import ExportResult, ImportResult, WriteResult
 from memhub.progress import Progress
 from memhub.records import Records
-from memhub.scope import SCOPE_KEYS, Scope, check_id, checked, git_scope, recall_overrides
+from memhub.scope import (
+    CHECKOUT_KEYS,
+    SCOPE_KEYS,
+    Scope,
+    call_scope,
+    check_id,
+    git_scope,
+    recall_overrides,
+)
 from memhub.store.base import Collection, StoredPoint
 from memhub.store.codec import point_from_json, point_to_json, where_to_json
 from memhub.sync import SyncFace, constructor_of
@@ -173,13 +182,13 @@ ROUTES: dict[str, Route] = {}
 
 
 def over_http(
-    operation: Callable[Concatenate[MemoryClient, P], Coroutine[Any, Any, T]],
+    operation: Callable[Concatenate[MemoryAPI, P], Coroutine[Any, Any, T]],
     route: str,
     *,
     scope: Literal["hmg", "user"] | None = None,
     pick: str | None = None,
 ) -> Callable[Concatenate[RemoteClient, P], Coroutine[Any, Any, T]]:
-    """One ``MemoryClient`` operation as one request to its REST route (``"POST /v1/..."``).
+    """One ``MemoryAPI`` operation as one request to its REST route (``"POST /v1/..."``).
 
     Same name, signature and docs as the operation. The call's arguments are bound to
     that signature and sent under their own names, in the path, the query string or
@@ -208,7 +217,7 @@ def over_http(
 
 
 def implemented(
-    operation: Callable[Concatenate[MemoryClient, P], Coroutine[Any, Any, T]],
+    operation: Callable[Concatenate[MemoryAPI, P], Coroutine[Any, Any, T]],
 ) -> Callable[
     [Callable[..., Coroutine[Any, Any, T]]],
     Callable[Concatenate[RemoteClient, P], Coroutine[Any, Any, T]],
@@ -417,9 +426,9 @@ class RemoteClient:
         """One operation's request: its arguments by name, filled from the default scope."""
         fields = {k: v for k, v in arguments.items() if k not in _NOT_SENT}
         if route.scope == "hmg":
-            if route.name == "recall":  # as MemoryClient.recall: "*" is not this branch
+            if route.name == "recall":  # as MemoryAPI.recall: "*" is not this branch
                 scope = recall_overrides(self.scope, **scope)
-            fields.update(self._scope(**scope))
+            fields.update(self._scope(scope))
         elif route.scope == "user":
             fields.update(self._user_fields(fields))
         path = route.path.format(**{k: _path_segment(k, fields.pop(k)) for k in route.path_args})
@@ -430,20 +439,20 @@ class RemoteClient:
             return await self._request(route.method, path, params=fields)
         return await self._request(route.method, path, body=fields)
 
-    def _scope(self, **given: str | None) -> dict[str, str]:
-        """The default scope with the call's overrides, as the request fields (no tenant)."""
+    def _scope(self, given: dict[str, str | None], *, user: bool = False) -> dict[str, str]:
+        """The call's scope (:func:`memhub.scope.call_scope`) as the request fields: no tenant,
+        and for a MemHub call (``user``) the checkout's keys only where the call names them."""
         if given.get("tenant") is not None:
             raise InvalidInputError("over HTTP the tenant is set by the API key, not per call")
-        merged = self.scope.with_(**checked(**{k: v for k, v in given.items() if k != "tenant"}))
-        return {k: v for k in SCOPE_KEYS if k != "tenant" and (v := getattr(merged, k)) is not None}
-
-    def _user_scope(self, **given: str | None) -> dict[str, str]:
-        """As ``_scope`` for the MemHub calls: the checkout's keys come only from the call."""
-        fields = self._scope(**given)
-        for key in ("workspace", "repository", "branch"):
-            if given.get(key) is None:
-                fields.pop(key, None)
-        return fields
+        given = {k: v for k, v in given.items() if k != "tenant"}
+        merged = call_scope(self.scope, given, user=user)
+        return {
+            k: v
+            for k in SCOPE_KEYS
+            if k != "tenant"
+            and (v := getattr(merged, k)) is not None
+            and not (user and k in CHECKOUT_KEYS and given.get(k) is None)
+        }
 
     def _user_fields(self, fields: dict[str, Any]) -> dict[str, Any]:
         """A MemHub call's scope fields: its user, app, agent and session default to the
@@ -452,7 +461,7 @@ class RemoteClient:
         given = {k: fields[k] for k in _USER_KEYS if k in fields}
         if "workspace_id" in fields:
             given["workspace"] = fields["workspace_id"]
-        merged = self._user_scope(**given)
+        merged = self._scope(given, user=True)
         out: dict[str, Any] = {k: merged.get(k) for k in given}
         if "workspace_id" in fields:
             out["workspace_id"] = out.pop("workspace")
@@ -461,21 +470,21 @@ class RemoteClient:
             out["app_ids"] = fields["app_ids"] or default
         return out
 
-    # -- the operations: MemoryClient's, each one request to its REST route ---------------
+    # -- the operations: MemoryAPI's, each one request to its REST route ---------------
 
-    memorize = over_http(MemoryClient.memorize, "POST /v1/hmg/memorize", scope="hmg")
-    recall = over_http(MemoryClient.recall, "POST /v1/hmg/recall", scope="hmg")
-    correct = over_http(MemoryClient.correct, "POST /v1/hmg/correct", scope="hmg")
-    govern = over_http(MemoryClient.govern, "POST /v1/hmg/govern", scope="hmg")
-    handoff = over_http(MemoryClient.handoff, "POST /v1/hmg/handoff", scope="hmg")
-    session_context = over_http(MemoryClient.session_context, "POST /v1/hmg/context", scope="hmg")
-    history = over_http(MemoryClient.history, "GET /v1/hmg/history/{atom_id}", scope="hmg")
-    stats = over_http(MemoryClient.stats, "GET /v1/hmg/stats", scope="hmg")
-    purge = over_http(MemoryClient.purge, "POST /v1/hmg/purge")
+    memorize = over_http(MemoryAPI.memorize, "POST /v1/hmg/memorize", scope="hmg")
+    recall = over_http(MemoryAPI.recall, "POST /v1/hmg/recall", scope="hmg")
+    correct = over_http(MemoryAPI.correct, "POST /v1/hmg/correct", scope="hmg")
+    govern = over_http(MemoryAPI.govern, "POST /v1/hmg/govern", scope="hmg")
+    handoff = over_http(MemoryAPI.handoff, "POST /v1/hmg/handoff", scope="hmg")
+    session_context = over_http(MemoryAPI.session_context, "POST /v1/hmg/context", scope="hmg")
+    history = over_http(MemoryAPI.history, "GET /v1/hmg/history/{atom_id}", scope="hmg")
+    stats = over_http(MemoryAPI.stats, "GET /v1/hmg/stats", scope="hmg")
+    purge = over_http(MemoryAPI.purge, "POST /v1/hmg/purge")
 
-    _add_request = over_http(MemoryClient.add, "POST /v1/memories/", scope="user")
+    _add_request = over_http(MemoryAPI.add, "POST /v1/memories/", scope="user")
 
-    @implemented(MemoryClient.add)
+    @implemented(MemoryAPI.add)
     async def add(
         self, content: str | None, messages: builtins.list[Any] | None, **arguments: Any
     ) -> WriteResult:
@@ -489,23 +498,21 @@ class RemoteClient:
         results = [await self._add_request(None, part, **arguments) for part in parts]
         return results[0] if len(results) == 1 else _joined(results)
 
-    search = over_http(MemoryClient.search, "POST /v1/memories/search", scope="user")
+    search = over_http(MemoryAPI.search, "POST /v1/memories/search", scope="user")
     search_conversation = over_http(
-        MemoryClient.search_conversation, "POST /v1/memories/search-conversation", scope="user"
+        MemoryAPI.search_conversation, "POST /v1/memories/search-conversation", scope="user"
     )
-    conversation = over_http(
-        MemoryClient.conversation, "POST /v1/memories/conversation", scope="user"
-    )
-    get = over_http(MemoryClient.get, "GET /v1/memories/{memory_id}")
-    list = over_http(MemoryClient.list, "GET /v1/memories/", scope="user")
-    update = over_http(MemoryClient.update, "PUT /v1/memories/{memory_id}", pick="id")
-    delete = over_http(MemoryClient.delete, "DELETE /v1/memories/{memory_id}")
-    forget_user = over_http(MemoryClient.forget_user, "DELETE /v1/users/{user_id}")
-    digest = over_http(MemoryClient.digest, "POST /v1/hmg/digest")
+    conversation = over_http(MemoryAPI.conversation, "POST /v1/memories/conversation", scope="user")
+    get = over_http(MemoryAPI.get, "GET /v1/memories/{memory_id}")
+    list = over_http(MemoryAPI.list, "GET /v1/memories/", scope="user")
+    update = over_http(MemoryAPI.update, "PUT /v1/memories/{memory_id}", pick="id")
+    delete = over_http(MemoryAPI.delete, "DELETE /v1/memories/{memory_id}")
+    forget_user = over_http(MemoryAPI.forget_user, "DELETE /v1/users/{user_id}")
+    digest = over_http(MemoryAPI.digest, "POST /v1/hmg/digest")
 
     # -- moving memories --------------------------------------------------------------
 
-    @implemented(MemoryClient.export)
+    @implemented(MemoryAPI.export)
     async def export(
         self,
         dest: _transfer.Dest,
@@ -541,7 +548,7 @@ class RemoteClient:
                 raise _unreachable(self.base_url, err) from err
         return ExportResult(exported=exported, events=events, vectors=include_vectors)
 
-    @implemented(MemoryClient.import_)
+    @implemented(MemoryAPI.import_)
     async def import_(
         self,
         source: _transfer.Source,

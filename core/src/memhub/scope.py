@@ -8,6 +8,7 @@ Reads filter by the scope given; see :func:`memhub.engine.filters.visible`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,21 @@ def check_id(value: Any, name: str) -> str:
 def checked(**scope: str | None) -> dict[str, str | None]:
     """A call's scope keys with every one given (not ``None``) passed through ``check_id``."""
     return {k: None if v is None else check_id(v, k) for k, v in scope.items()}
+
+
+CHECKOUT_KEYS = ("workspace", "repository", "branch")
+
+
+def call_scope(default: Scope, given: Mapping[str, str | None], *, user: bool = False) -> Scope:
+    """The scope one call runs in: the client's ``default`` with the call's keys, each checked
+    (``checked``), applied over it.
+
+    ``user``: a MemHub call (add, search, list, ...) is user-centric: the default's checkout
+    (``CHECKOUT_KEYS``) neither binds what it writes nor narrows what it reads, so those
+    keys are ``ANY`` unless the call names them. The local and the remote client alike.
+    """
+    base = default.with_(**dict.fromkeys(CHECKOUT_KEYS, ANY)) if user else default
+    return base.with_(**checked(**given))
 
 
 def recall_overrides(checkout: Scope, **given: str | None) -> dict[str, str | None]:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
+from memhub.api import ClientAPI, MemoryAPI, contract
 from memhub.client import MemoryClient
 from memhub.config import Settings
 from memhub.engine.owner import Owner
@@ -25,20 +26,21 @@ P = ParamSpec("P")
 
 
 def blocking(
-    operation: Callable[Concatenate[MemoryClient, P], Coroutine[Any, Any, T]],
+    pick: Callable[[MemoryAPI], Callable[P, Coroutine[Any, Any, T]]],
 ) -> Callable[Concatenate[SyncFace, P], T]:
-    """The blocking face of one async operation: the same name, signature and docs.
+    """The blocking face of the operation ``pick`` names (:func:`memhub.api.contract`): the
+    same name, signature and docs.
 
-    The call goes to the face's async client by name, so one definition serves a
-    local client and a remote one alike.
+    The call goes to the face's async client through the contract, so one definition
+    serves a local client and a remote one alike.
     """
-    name = operation.__name__
+    operation = contract(pick)
 
     @functools.wraps(operation)
     def call(self: SyncFace, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        return self._run(getattr(self._client, name)(*args, **kwargs))
+        return self._run(pick(self._client)(*args, **kwargs))
 
-    call.__qualname__ = f"SyncFace.{name}"
+    call.__qualname__ = f"SyncFace.{operation.__name__}"
     return call
 
 
@@ -61,11 +63,11 @@ class SyncFace:
     operations below are :class:`MemoryClient`'s, each submitted to that loop.
     """
 
-    _client: Any
+    _client: ClientAPI
     _owner: Owner
     _closed: bool = True
 
-    def _attach(self, client: Any, owner: Owner) -> None:
+    def _attach(self, client: ClientAPI, owner: Owner) -> None:
         """Adopt ``client`` on ``owner``'s loop and open it (closing everything if that fails)."""
         self._client, self._owner, self._closed = client, owner, False
         try:
@@ -79,7 +81,7 @@ class SyncFace:
         raise NotImplementedError  # each face closes its client (and loop) its own way
 
     @property
-    def async_client(self) -> Any:
+    def async_client(self) -> ClientAPI:
         """The async client behind this one; await its methods only through ``submit``."""
         return self._client
 
@@ -131,29 +133,29 @@ class SyncFace:
 
     # -- the operations: MemoryClient's, made blocking (the parity tests guard the list) --
 
-    memorize = blocking(MemoryClient.memorize)
-    recall = blocking(MemoryClient.recall)
-    correct = blocking(MemoryClient.correct)
-    govern = blocking(MemoryClient.govern)
-    handoff = blocking(MemoryClient.handoff)
-    session_context = blocking(MemoryClient.session_context)
-    history = blocking(MemoryClient.history)
-    stats = blocking(MemoryClient.stats)
-    purge = blocking(MemoryClient.purge)
+    memorize = blocking(lambda api: api.memorize)
+    recall = blocking(lambda api: api.recall)
+    correct = blocking(lambda api: api.correct)
+    govern = blocking(lambda api: api.govern)
+    handoff = blocking(lambda api: api.handoff)
+    session_context = blocking(lambda api: api.session_context)
+    history = blocking(lambda api: api.history)
+    stats = blocking(lambda api: api.stats)
+    purge = blocking(lambda api: api.purge)
 
-    add = blocking(MemoryClient.add)
-    search = blocking(MemoryClient.search)
-    search_conversation = blocking(MemoryClient.search_conversation)
-    conversation = blocking(MemoryClient.conversation)
-    get = blocking(MemoryClient.get)
-    list = blocking(MemoryClient.list)
-    update = blocking(MemoryClient.update)
-    delete = blocking(MemoryClient.delete)
-    forget_user = blocking(MemoryClient.forget_user)
-    digest = blocking(MemoryClient.digest)
+    add = blocking(lambda api: api.add)
+    search = blocking(lambda api: api.search)
+    search_conversation = blocking(lambda api: api.search_conversation)
+    conversation = blocking(lambda api: api.conversation)
+    get = blocking(lambda api: api.get)
+    list = blocking(lambda api: api.list)
+    update = blocking(lambda api: api.update)
+    delete = blocking(lambda api: api.delete)
+    forget_user = blocking(lambda api: api.forget_user)
+    digest = blocking(lambda api: api.digest)
 
-    export = blocking(MemoryClient.export)
-    import_ = blocking(MemoryClient.import_)
+    export = blocking(lambda api: api.export)
+    import_ = blocking(lambda api: api.import_)
 
 
 class SyncMemoryClient(SyncFace):

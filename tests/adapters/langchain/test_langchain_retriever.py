@@ -70,7 +70,7 @@ def test_sync_invoke_with_an_async_client(tmp_path):
         hub.add_sync([{"role": "user", "content": "I drive a red bicycle"}], user_id="alice")
         assert retriever.invoke("bicycle")[0].page_content == "I drive a red bicycle"
     finally:
-        hub._call("aclose")
+        hub.call_sync(lambda api: api.aclose())
 
 
 def test_user_id_is_required(sync_client):

@@ -207,8 +207,8 @@ def test_nodes_read_ids_from_the_runtime_context(make_client):
     graph.invoke({"messages": [("user", "What should I cook?")]}, context=Ctx("alice", "b", "x"))
     assert "vegetarian" not in model.prompt_text(2)
 
-    raw = MemHub(client)._call(
-        "search_conversation", query="vegetarian", user_id="alice", app_ids=["cooking"]
+    raw = MemHub(client).call_sync(
+        lambda api: api.search_conversation("vegetarian", user_id="alice", app_ids=["cooking"])
     )
     raw = raw.turns
     assert {t.session_id for t in raw if t.content == say} == {"a-1"}

@@ -12,7 +12,7 @@ from typing import Any
 from agentica import Message, RunHooks
 from agentica.agent.hooks import _CompositeRunHooks
 
-from memhub.bridge import MemHub, render, search_kwargs
+from memhub.bridge import Client, MemHub, render, search_kwargs
 from memhub.models import WriteResult
 
 OPEN_TAG, CLOSE_TAG = "<memhub_memories>", "</memhub_memories>"
@@ -158,7 +158,7 @@ class SessionMemory:
 
     def __init__(
         self,
-        client: Any,
+        client: Client,
         *,
         user_id: str | None,
         app_id: str | None,

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from agentica import AgentHooks, RunHooks
 
 from memhub import UsageError
-from memhub.bridge import CHAT_GROUPS
+from memhub.bridge import CHAT_GROUPS, Client
 from memhub.models import WriteResult
 from memhub_agentica._session import SessionMemory, attach, forget_injected, register_flush
 
@@ -65,7 +65,7 @@ class MemHubHooks(RunHooks):
 
     def __init__(
         self,
-        client: Any,
+        client: Client,
         *,
         user_id: str | None = None,
         app_id: str | None = None,
@@ -170,7 +170,7 @@ class MemHubAgentHooks(AgentHooks):
 
     def __init__(
         self,
-        client: Any,
+        client: Client,
         *,
         user_id: str | None = None,
         app_id: str | None = None,

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 from langchain_core.chat_history import BaseChatMessageHistory
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from memhub.bridge import MemHub, has_text
+from memhub.api import ClientAPI
+from memhub.bridge import Client, MemHub, has_text
 from memhub.models import ConversationResult
 from memhub_langchain._messages import to_memhub_messages
 
@@ -44,7 +45,7 @@ class MemHubChatMessageHistory(BaseChatMessageHistory):
 
     def __init__(
         self,
-        client: Any,
+        client: Client,
         user_id: str,
         session_id: str,
         *,
@@ -57,10 +58,15 @@ class MemHubChatMessageHistory(BaseChatMessageHistory):
         self.user_id, self.session_id = user_id, session_id
         self.app_id, self.agent_id = app_id, agent_id
 
-    def _read_args(self) -> dict[str, Any]:
+    def _read(self, api: ClientAPI) -> Coroutine[Any, Any, ConversationResult]:
         apps = [self.app_id] if self.app_id else None
-        scope = {"user_id": self.user_id, "session_id": self.session_id}
-        return scope | {"app_ids": apps, "agent_id": self.agent_id}
+        return api.conversation(
+            user_id=self.user_id, session_id=self.session_id, app_ids=apps, agent_id=self.agent_id
+        )
+
+    async def _clear(self, api: ClientAPI) -> None:
+        for turn in (await self._read(api)).turns:
+            await api.delete(turn.id, user_id=self.user_id)
 
     def _write_args(self, messages: Sequence[BaseMessage]) -> dict[str, Any] | None:
         # Each message gets an id: memhub skips a message it already holds (same id and
@@ -75,10 +81,10 @@ class MemHubChatMessageHistory(BaseChatMessageHistory):
     # BaseChatMessageHistory declares ``messages`` an attribute; the store is read per access
     @property
     def messages(self) -> list[BaseMessage]:  # type: ignore[override]
-        return _to_messages(self.memhub.call_sync("conversation", **self._read_args()))
+        return _to_messages(self.memhub.call_sync(self._read))
 
     async def aget_messages(self) -> list[BaseMessage]:
-        return _to_messages(await self.memhub.call("conversation", **self._read_args()))
+        return _to_messages(await self.memhub.call(self._read))
 
     def add_messages(self, messages: Sequence[BaseMessage]) -> None:
         args = self._write_args(messages)
@@ -91,12 +97,10 @@ class MemHubChatMessageHistory(BaseChatMessageHistory):
             await self.memhub.add(**args)
 
     def clear(self) -> None:
-        for turn in self.memhub.call_sync("conversation", **self._read_args()).turns:
-            self.memhub.call_sync("delete", memory_id=turn.id, user_id=self.user_id)
+        self.memhub.call_sync(self._clear)
 
     async def aclear(self) -> None:
-        for turn in (await self.memhub.call("conversation", **self._read_args())).turns:
-            await self.memhub.call("delete", memory_id=turn.id, user_id=self.user_id)
+        await self.memhub.call(self._clear)
 
 
 def _to_messages(result: ConversationResult) -> list[BaseMessage]:

@@ -21,9 +21,9 @@ from langchain_core.messages import (
     SystemMessage,
     get_buffer_string,
 )
-from pydantic import ConfigDict, Field, PrivateAttr
+from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation
 
-from memhub.bridge import CHAT_GROUPS, MemHub, render, search_kwargs
+from memhub.bridge import CHAT_GROUPS, Client, MemHub, render, search_kwargs
 from memhub.models import WriteResult
 
 
@@ -56,7 +56,7 @@ class MemHubMemory(BaseMemory):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    client: Any = Field(exclude=True)
+    client: SkipValidation[Client] = Field(exclude=True)
     user_id: str
     app_id: str | None = None
     agent_id: str | None = None

@@ -12,7 +12,7 @@ from langchain.agents.middleware.types import ModelCallResult, OmitFromSchema
 from langchain_core.messages import BaseMessage, HumanMessage
 from langgraph.runtime import Runtime
 
-from memhub.bridge import CHAT_GROUPS, MemHub, has_text, render, search_kwargs
+from memhub.bridge import CHAT_GROUPS, Client, MemHub, has_text, render, search_kwargs
 from memhub_langchain._messages import append_to_system, latest_user_text, to_memhub_messages
 
 _SCOPE_KEYS = ("user_id", "app_id", "agent_id", "session_id")
@@ -85,7 +85,7 @@ class MemHubMiddleware(AgentMiddleware[MemHubState, Any]):
 
     def __init__(
         self,
-        client: Any,
+        client: Client,
         *,
         user_id: str | None = None,
         app_id: str | None = None,

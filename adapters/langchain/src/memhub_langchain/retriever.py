@@ -10,9 +10,9 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
-from pydantic import ConfigDict, Field, PrivateAttr, field_validator
+from pydantic import ConfigDict, Field, PrivateAttr, SkipValidation, field_validator
 
-from memhub.bridge import ALL_GROUPS, CHAT_GROUPS, MemHub, search_kwargs, selected
+from memhub.bridge import ALL_GROUPS, CHAT_GROUPS, Client, MemHub, search_kwargs, selected
 from memhub.models import MemoryItem, SearchResult
 
 
@@ -67,7 +67,7 @@ class MemHubRetriever(BaseRetriever):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    client: Any = Field(exclude=True)
+    client: SkipValidation[Client] = Field(exclude=True)
     user_id: str | None = None
     app_id: str | None = None
     agent_id: str | None = None

@@ -19,6 +19,7 @@ from typing import Any
 
 from langgraph.store.base import GetOp, Item, PutOp, SearchItem, SearchOp
 
+from memhub.api import ClientAPI
 from memhub.bridge import CHAT_GROUPS, CHAT_ROLES
 from memhub.errors import InvalidInputError, NotFoundError
 from memhub.ids import from_point_id, is_memory_id, to_point_id
@@ -38,7 +39,7 @@ class MemoryNamespace:
         prefix: the namespace prefix; ``None`` turns the memory namespace off.
     """
 
-    def __init__(self, client: Any, prefix: Sequence[str] | None) -> None:
+    def __init__(self, client: ClientAPI, prefix: Sequence[str] | None) -> None:
         if prefix is not None and (
             isinstance(prefix, str) or not all(isinstance(p, str) and p for p in prefix)
         ):

@@ -17,7 +17,10 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from memhub import MemoryClient, UsageError
+from memhub.api import ClientAPI
+from memhub.bridge import Client
 from memhub.engine.owner import Owner
+from memhub.sync import SyncFace
 
 T = TypeVar("T")
 
@@ -31,10 +34,10 @@ class LoopRunner:
         client: the memhub client the work is for.
     """
 
-    def __init__(self, name: str, owner: str, client: Any = None) -> None:
+    def __init__(self, name: str, owner: str, client: ClientAPI | None = None) -> None:
         self.owner = owner
         self._shared = isinstance(client, MemoryClient)
-        self._loop_owner: Owner = client.engine.owner if self._shared else Owner(name)
+        self._loop_owner = client.engine.owner if isinstance(client, MemoryClient) else Owner(name)
         self._closed = False
 
     @property
@@ -87,7 +90,9 @@ class LoopRunner:
                 self._loop_owner.stop()
 
 
-def resolve_client(client: Any, storage_dir: Any, embed: Any, owner: str) -> tuple[Any, bool]:
+def resolve_client(
+    client: Client | None, storage_dir: Any, embed: Any, owner: str
+) -> tuple[ClientAPI, bool]:
     """The async client to work through, and whether it was opened here (to close it too).
 
     Accepts a ``MemoryClient``, a ``SyncMemoryClient`` (its async client is used), a
@@ -98,9 +103,8 @@ def resolve_client(client: Any, storage_dir: Any, embed: Any, owner: str) -> tup
         raise ValueError(f"{owner} takes either a memhub client or storage_dir")
     if client is None:
         return MemoryClient(storage_dir=storage_dir, embed=embed), True
-    inner = getattr(client, "async_client", None)
-    if inner is not None:  # a SyncMemoryClient or SyncRemoteClient
-        client = inner
+    if isinstance(client, SyncFace):  # a SyncMemoryClient or SyncRemoteClient
+        client = client.async_client
     if not hasattr(client, "records"):
         raise TypeError(f"{owner} needs a memhub client, not {type(client).__name__}")
     return client, False

@@ -42,6 +42,7 @@ from langgraph.checkpoint.base import (
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
+from memhub.bridge import Client
 from memhub.embed.base import Embedder
 from memhub.store.base import Match, MatchAny, StoredPoint, Where, every
 from memhub_langgraph import _codec as codec
@@ -119,7 +120,7 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
 
     def __init__(
         self,
-        client: Any = None,
+        client: Client | None = None,
         *,
         storage_dir: str | Path | None = None,
         embed: Embedder | None = None,

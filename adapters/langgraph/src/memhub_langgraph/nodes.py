@@ -29,7 +29,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, convert_to_openai
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph._internal._constants import CONFIG_KEY_RUNTIME
 
-from memhub.bridge import CHAT_GROUPS, MemHub, chat_turns, has_text, render, search_kwargs
+from memhub.bridge import CHAT_GROUPS, Client, MemHub, chat_turns, has_text, render, search_kwargs
 
 
 def to_memhub_messages(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
@@ -99,7 +99,7 @@ def _messages(state: Any, key: str) -> list[BaseMessage]:
 
 
 def memory_search_node(
-    client: Any,
+    client: Client,
     *,
     user_id_key: str = "user_id",
     messages_key: str = "messages",
@@ -157,7 +157,7 @@ def memory_search_node(
 
 
 def memory_add_node(
-    client: Any,
+    client: Client,
     *,
     user_id_key: str = "user_id",
     messages_key: str = "messages",

@@ -32,6 +32,7 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
+from memhub.bridge import Client
 from memhub.embed.base import Embedder
 from memhub.ids import to_point_id
 from memhub.redact import redact
@@ -93,7 +94,7 @@ class MemHubStore(BaseStore):
 
     def __init__(
         self,
-        client: Any = None,
+        client: Client | None = None,
         *,
         storage_dir: str | Path | None = None,
         embed: Embedder | None = None,

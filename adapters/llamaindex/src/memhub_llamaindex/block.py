@@ -7,8 +7,9 @@ from typing import Any
 from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr
 from llama_index.core.memory.memory import BaseMemoryBlock
+from pydantic import SkipValidation
 
-from memhub.bridge import CHAT_GROUPS, MemHub, render, search_kwargs
+from memhub.bridge import CHAT_GROUPS, Client, MemHub, render, search_kwargs
 from memhub_llamaindex._messages import latest_user_text, to_memhub_messages
 
 
@@ -42,7 +43,7 @@ class MemHubMemoryBlock(BaseMemoryBlock[str]):
 
     name: str = "memhub"
     description: str | None = "Long-term memories about the user, from memhub"
-    client: Any = Field(exclude=True)
+    client: SkipValidation[Client] = Field(exclude=True)
     user_id: str
     app_id: str | None = None
     agent_id: str | None = None

@@ -8,8 +8,9 @@ from typing import Any, Literal
 from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.bridge.pydantic import ConfigDict, Field, PrivateAttr
 from llama_index.core.memory import BaseMemory, Memory
+from pydantic import SkipValidation
 
-from memhub.bridge import CHAT_GROUPS, MemHub
+from memhub.bridge import CHAT_GROUPS, Client, MemHub
 from memhub.models import WriteResult
 from memhub_llamaindex._messages import is_answer, to_memhub_messages
 from memhub_llamaindex.block import MemHubMemoryBlock
@@ -39,7 +40,7 @@ class MemHubMemory(BaseMemory):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    client: Any = Field(exclude=True)
+    client: SkipValidation[Client] = Field(exclude=True)
     user_id: str
     app_id: str | None = None
     agent_id: str | None = None
@@ -62,7 +63,7 @@ class MemHubMemory(BaseMemory):
     @classmethod
     def from_defaults(  # type: ignore[override]
         cls,
-        client: Any,
+        client: Client,
         user_id: str,
         *,
         app_id: str | None = None,

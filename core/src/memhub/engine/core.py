@@ -89,6 +89,11 @@ class Engine:
         self._tenant_snapshots: dict[str, int] = {}
         self._opened = False
 
+    @property
+    def is_open(self) -> bool:
+        """Whether the store is open (``open`` done, ``close`` not yet)."""
+        return self._opened
+
     async def open(self) -> None:
         """Open the store and finish interrupted operations (idempotent, on the owner loop)."""
         if not self._opened:

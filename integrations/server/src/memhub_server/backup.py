@@ -74,7 +74,7 @@ async def backup(
     """
     if keep < 0:
         raise InvalidInputError("keep must be 0 (all) or more")
-    if not service.engine._opened:
+    if not service.engine.is_open:
         await service.open()
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
@@ -151,7 +151,7 @@ async def restore(
     unknown = [t for t in chosen if t not in manifest["tenants"]]
     if unknown:
         raise InvalidInputError(f"the backup {folder.name} holds no tenant {', '.join(unknown)}")
-    if not service.engine._opened:
+    if not service.engine.is_open:
         await service.open()
     held = {t: await browse.count(service.engine, t) for t in chosen}
     busy = {t: n for t, n in held.items() if n}

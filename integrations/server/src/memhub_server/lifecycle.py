@@ -123,7 +123,7 @@ async def ready(request: Request) -> JSONResponse:
     is not stopping; 503 otherwise, with the same body saying which check failed."""
     state = request.app.state
     checks = {
-        "store": bool(getattr(state.service.engine, "_opened", False)),
+        "store": bool(getattr(state.service.engine, "is_open", False)),
         "keys": _keys_valid(request),
         "accepting": not getattr(state, "draining", False),
     }

@@ -221,7 +221,7 @@ class Metrics:
         from memhub.engine import browse
 
         now = time.monotonic()
-        if now - self._counted_at < COUNT_EVERY_S or not self.service.engine._opened:
+        if now - self._counted_at < COUNT_EVERY_S or not self.service.engine.is_open:
             return
         self._counted_at = now
         for tenant in sorted(set(tenants)):

@@ -47,7 +47,7 @@ def parse_interval(text: str) -> float:
 
 async def pending_tenants(service: MemoryService) -> list[str]:
     """Tenants that have scopes waiting for a digest."""
-    if not service.engine._opened:
+    if not service.engine.is_open:
         await service.open()
     tenants: set[str] = set()
     where = Where(must=(Match("kind", "pending_scope"),))

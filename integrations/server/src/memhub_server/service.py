@@ -67,7 +67,7 @@ class MemoryService:
         """A client for one request: ``tenant``'s, with ``defaults`` (e.g. ``repository``) as its
         scope.
         """
-        if not self.engine._opened:
+        if not self.engine.is_open:
             await self.open()
         settings = self._tenants.get(tenant)
         if settings is None:
