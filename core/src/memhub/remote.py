@@ -47,7 +47,7 @@ from memhub.models import ExportResult, ImportResult, WriteResult
 from memhub.progress import Progress
 from memhub.records import Records
 from memhub.scope import SCOPE_KEYS, Scope, check_id, checked, git_scope, recall_overrides
-from memhub.store.base import Collection, StoredPoint
+from memhub.store.base import StoredPoint
 from memhub.store.codec import point_from_json, point_to_json, where_to_json
 from memhub.sync import SyncFace, constructor_of
 
@@ -289,7 +289,8 @@ def _hits(data: Any) -> list[tuple[dict[str, Any], float]]:
 
 class RemoteRecords:
     """:class:`memhub.records.Records` over HTTP: ``POST /v1/records/<call>``; the key sets the
-    tenant.
+    tenant. Not what only a process holding the store can do (``writes``, ``put_now``,
+    ``scroll_now``): other clients of the server write its records too.
     """
 
     def __init__(self, client: RemoteClient) -> None:
@@ -310,18 +311,6 @@ class RemoteRecords:
         if tenant is None:
             raise UsageError("open the RemoteClient first: its key's tenant is not known yet")
         return tenant
-
-    def writes(self, collection: Collection) -> None:
-        """Always ``None``: other clients of the server write its records too."""
-        return None
-
-    def put_now(self, collection: Collection, points: Any, **kwargs: Any) -> bool:
-        """Always ``False``, nothing done: a server's records are written with ``put``."""
-        return False
-
-    def scroll_now(self, collection: Collection, *args: Any, **kwargs: Any) -> None:
-        """Always ``None``, nothing read: a server's records are read with ``scroll``."""
-        return None
 
 
 class RemoteClient:
