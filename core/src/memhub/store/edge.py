@@ -409,9 +409,9 @@ class EdgeStore:
         """A count that grows with every write to ``collection`` through this store (counted
         as the write returns, failed or not) and with every opening of it: while it grows
         only by a caller's own writes, what the caller read and wrote is still what the
-        store holds. Only this process writes an open store's folder."""
-        with self._writes_guard:
-            return self._writes[collection] + self.opened
+        store holds. Only this process writes an open store's folder. Read without the count's
+        lock: a ``counted`` callback reads it while that is held."""
+        return self._writes[collection] + self.opened
 
     def _wrote(self, collection: Collection, counted: Callable[[], None] | None = None) -> None:
         with self._writes_guard:
