@@ -642,24 +642,22 @@ class MemoryStoreConformance:
     ) -> None:
         ids = [uid() for _ in range(3)]
         points = [
-            StoredPoint(i, {"thread_id": f"t{n % 2}", "n": n, "blob": {"k": [n]}})
+            StoredPoint(i, {"group": f"t{n % 2}", "n": n, "blob": {"k": [n]}})
             for n, i in enumerate(ids)
         ]
         await store.upsert(collection, points)
 
         got = {p.id: p.payload for p in await store.retrieve(collection, ids, with_vectors=True)}
         assert got == {p.id: p.payload for p in points}
-        assert await store.count(collection, Where(must=(Match("thread_id", "t0"),))) == 2
+        assert await store.count(collection, Where(must=(Match("group", "t0"),))) == 2
         assert {p.id for p in await scroll_all(store, collection)} == set(ids)
         other: Collection = "memories" if collection != "memories" else "events"
         assert await store.retrieve(other, ids) == []
 
-        await store.upsert(collection, [StoredPoint(ids[0], {"thread_id": "t9"})])
+        await store.upsert(collection, [StoredPoint(ids[0], {"group": "t9"})])
         await store.delete(collection, [ids[1]])
         assert await store.count(collection) == 2
-        assert [p.payload for p in await store.retrieve(collection, [ids[0]])] == [
-            {"thread_id": "t9"}
-        ]
+        assert [p.payload for p in await store.retrieve(collection, [ids[0]])] == [{"group": "t9"}]
 
     # -- lifecycle and maintenance ----------------------------------------------------
 
