@@ -8,7 +8,7 @@ import pytest
 
 from memhub import MemoryClient
 from memhub.store.edge import EdgeStore
-from memhub.store.schema import COLLECTIONS
+from memhub.store.schema import collections
 from memhub.store.server import QdrantServerStore
 from memhub.testing import HashEmbedder
 
@@ -35,7 +35,7 @@ def _fast_new_stores(_store_templates, monkeypatch):
                 template = root / f"dim{vector_size}"
                 seed = EdgeStore(template)
                 await original(seed, vector_size)
-                for name in COLLECTIONS:  # the lazily opened ones too
+                for name in collections():  # the lazily opened ones too
                     seed._shard(name)
                 await seed.close()
                 made[vector_size] = template

@@ -1,71 +1,67 @@
 """``client.records``: the frameworks' own records beside the memories, through the client.
 
-Framework adapters keep data of their own in the store: LangGraph's store items
-(records of layer ``item``/``item_text`` in ``memories``, embedded like memories)
-and its checkpoints (the ``checkpoints`` and ``checkpoint_writes`` collections).
-They reach it only through this API, never through ``client.engine``, so an
-adapter works the same on a local store, through the local hub and against a
-memhub server (``RemoteClient.records`` sends the same calls over HTTP).
+Framework adapters keep data of their own in the store: item records in ``memories``
+(of layer ``item``/``item_text``, embedded like memories), and records in collections
+of their own, which an adapter declares once (``register_collection``, from
+``memhub.store.schema``) with their indexes and the key ``forget_user`` follows to find
+an end user's records (``ErasedBy``). They reach them only through this API, never
+through ``client.engine``, so an adapter works the same on a local store, through the
+local hub and against a memhub server (``RemoteClient.records`` sends the same calls
+over HTTP).
 
 Every call stays inside the client's tenant: reads are narrowed to it, writes are
 tagged with it, and records of another tenant can be neither read, overwritten
-nor deleted. In ``memories`` only the item layers are reachable. Checkpoints
-written before they carried a tenant belong to the default tenant ``local``.
+nor deleted. In ``memories`` only the item layers are reachable. Records written
+before they carried a tenant belong to the default tenant ``local`` (``in_tenant``).
 
-A checkpoint record (``kind="checkpoint"``) that names a ``user_id`` (and an
-``app_id``) ties its thread to that user: ``forget_user`` deletes every record of
-the thread, in both checkpoint collections (``memhub.engine.erase``).
+Where this process holds the store (Qdrant Edge), ``Records`` can do more than the API
+above: ``writes`` counts the writes to a collection, and ``put_now``/``scroll_now`` run
+on the caller's thread. ``RemoteRecords`` has none of them: an adapter asks
+``isinstance(records, Records)`` first.
 
 Example:
-    >>> await client.records.put("checkpoints", [StoredPoint(pid, {"thread_id": "t1"})])
-    >>> points, _ = await client.records.scroll("checkpoints", Where(must=(Match("thread_id",
-    "t1"),)))
+    >>> register_collection("notes", IndexSpec(keyword=("note_id",), hot=("tenant",)))
+    >>> await client.records.put("notes", [StoredPoint(pid, {"note_id": "n1"})])
+    >>> points, _ = await client.records.scroll("notes", Where(must=(Match("note_id", "n1"),)))
 """
 
 from __future__ import annotations
 
-import threading
 import uuid
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
-from weakref import WeakKeyDictionary
 
 from memhub.engine.payload import ITEM_LAYERS, as_memory, as_stored
 from memhub.errors import InvalidInputError
-from memhub.store.base import Collection, IsEmpty, Match, MatchAny, StoredPoint, Where
+from memhub.store.base import Collection, Match, MatchAny, StoredPoint, Where
 from memhub.store.edge import EdgeStore
+from memhub.store.schema import (
+    LEGACY_TENANT,
+    ErasedBy,
+    RecordCollection,
+    in_tenant,
+    register_collection,
+    registered,
+)
 
 if TYPE_CHECKING:
     from memhub.client import MemoryClient
 
-__all__ = ["ITEM_LAYERS", "RECORD_COLLECTIONS", "Records", "record_collection"]
-
-RECORD_COLLECTIONS: tuple[Collection, ...] = ("memories", "checkpoints", "checkpoint_writes")
-_LEGACY_TENANT = "local"
-# writes through the record API of every client of a store, per collection (Records.writes)
-_WRITES: WeakKeyDictionary[Any, Counter[str]] = WeakKeyDictionary()
-_WRITES_GUARD = threading.Lock()  # put_now counts from other threads than the engine's
-
-
-def in_tenant(tenant: str) -> Where:
-    """The checkpoint records of ``tenant``: those tagged with it, and for the default tenant
-    those written before records carried one."""
-    if tenant == _LEGACY_TENANT:
-        return Where(should=(Match("tenant", tenant), IsEmpty("tenant")))
-    return Where(must=(Match("tenant", tenant),))
+__all__ = [
+    "ITEM_LAYERS",
+    "ErasedBy",
+    "RecordCollection",
+    "Records",
+    "in_tenant",
+    "record_collection",
+    "record_collections",
+    "register_collection",
+]
 
 
-def count_write(
-    store: Any, collection: Collection, counted: Callable[[], None] | None = None
-) -> None:
-    """Count a write to ``collection`` of ``store`` in ``Records.writes``: every write to the
-    records, through this API or not (``forget_user``), so what an adapter keeps of them is
-    known to be stale."""
-    with _WRITES_GUARD:
-        _WRITES.setdefault(store, Counter())[collection] += 1
-        if counted is not None:
-            counted()
+def record_collections() -> tuple[Collection, ...]:
+    """Where records live: ``memories`` (the item layers) and every registered collection."""
+    return ("memories", *registered())
 
 
 class Records:
@@ -79,15 +75,16 @@ class Records:
         return self._client.scope.tenant
 
     def writes(self, collection: Collection) -> int | None:
-        """A count that grows with every write to ``collection`` through the record API of any
-        client of this store (counted as the call returns, failed or not: on the engine's
-        loop, or on the caller's thread for ``put_now``) and with every opening of the
-        store; ``None`` when other processes can write the records too (a Qdrant server, a
-        store reached through the hub) or the store is closed.
+        """A count that grows with every write to ``collection`` by any client of this store
+        (``forget_user`` included; counted as the write returns, failed or not: on the
+        engine's loop, or on the caller's thread for ``put_now``) and with every opening of
+        the store (``EdgeStore.changes``); ``None`` when other processes can write the
+        records too (a Qdrant server, a store reached through the hub) or the store is
+        closed.
 
         While it grows only by an adapter's own writes, what the adapter read and wrote is
-        still what the store holds: ``memhub_langgraph`` caches the latest checkpoint of a
-        thread on it. Reading it costs no call to the engine.
+        still what the store holds: an adapter may cache what it read on it. Reading it
+        costs no call to the engine.
         """
         engine = self._client.engine
         store = engine.store
@@ -95,8 +92,7 @@ class Records:
             return None
         if not isinstance(store, EdgeStore):  # only Qdrant Edge is held by one process
             return None
-        counts = _WRITES.get(store)
-        return (counts[collection] if counts else 0) + store.opened
+        return store.changes(collection)
 
     # -- the API: each call runs on the engine's owner loop, or on the hub ---------------
 
@@ -162,16 +158,9 @@ class Records:
         if self.writes(collection) is None or not isinstance(store, EdgeStore):
             return False
         prepared, check = self._prepared(collection, points), self._refuse_others(collection)
-        try:
-            written = store.upsert_now(
-                collection, prepared, only_if=only_if, check=check, wait=wait
-            )
-        except BaseException:
-            self._wrote(collection)  # counted all the same, but not as the caller's own
-            raise
-        if written:
-            self._wrote(collection, counted)
-        return written
+        return store.upsert_now(
+            collection, prepared, only_if=only_if, check=check, wait=wait, counted=counted
+        )
 
     def scroll_now(
         self,
@@ -262,12 +251,9 @@ class Records:
         self, collection: Collection, points: list[StoredPoint], *, only_if: Where | None
     ) -> None:
         points = self._prepared(collection, points)
-        try:
-            await self._client.engine.store.upsert(
-                collection, points, only_if=only_if, check=self._refuse_others(collection)
-            )
-        finally:
-            self._wrote(collection)
+        await self._client.engine.store.upsert(
+            collection, points, only_if=only_if, check=self._refuse_others(collection)
+        )
 
     def _prepared(self, collection: Collection, points: Sequence[StoredPoint]) -> list[StoredPoint]:
         _check_collection(collection)  # also when there are no points to tag
@@ -281,22 +267,13 @@ class Records:
         from memhub.ids import to_point_id
 
         payloads = [self._tagged("memories", p) for p in payloads]
-        try:
-            await self._check_not_others("memories", [to_point_id(p["id"]) for p in payloads])
-            # items take the memories insert path (vectors, access key), their own keys as is
-            await self._client.engine.insert([as_memory(p) for p in payloads], texts)
-        finally:
-            self._wrote("memories")
+        await self._check_not_others("memories", [to_point_id(p["id"]) for p in payloads])
+        # items take the memories insert path (vectors, access key), their own keys as is
+        await self._client.engine.insert([as_memory(p) for p in payloads], texts)
 
     async def _delete(self, collection: Collection, ids: list[str]) -> None:
-        try:
-            mine = [p.id for p in await self._get(collection, ids, with_vectors=False)]
-            await self._client.engine.store.delete(collection, mine)
-        finally:
-            self._wrote(collection)
-
-    def _wrote(self, collection: Collection, counted: Callable[[], None] | None = None) -> None:
-        count_write(self._client.engine.store, collection, counted)
+        mine = [p.id for p in await self._get(collection, ids, with_vectors=False)]
+        await self._client.engine.store.delete(collection, mine)
 
     async def _search(
         self, query: str, where: Where, limit: int
@@ -323,15 +300,13 @@ class Records:
         where = where or Where()
         if collection == "memories":
             return where.and_(Match("tenant", self.tenant), MatchAny("layer", ITEM_LAYERS))
-        if self.tenant == _LEGACY_TENANT:
-            return where.and_(in_tenant(self.tenant))
-        return where.and_(Match("tenant", self.tenant))
+        return where.and_(in_tenant(self.tenant))
 
     def _owns(self, collection: Collection, payload: dict[str, Any]) -> bool:
         tenant = payload.get("tenant")
         if collection == "memories":
             return tenant == self.tenant and payload.get("layer") in ITEM_LAYERS
-        return tenant == self.tenant or (tenant is None and self.tenant == _LEGACY_TENANT)
+        return tenant == self.tenant or (tenant is None and self.tenant == LEGACY_TENANT)
 
     def _tagged(self, collection: Collection, payload: dict[str, Any]) -> dict[str, Any]:
         _check_collection(collection)
@@ -369,11 +344,12 @@ def _check_ids(ids: list[str]) -> None:
 def record_collection(name: str) -> Collection:
     """The collection called ``name`` (as ``/v1/records`` names it), if records live there;
     else ``InvalidInputError``."""
-    for collection in RECORD_COLLECTIONS:
-        if name == collection:
-            return collection
-    raise InvalidInputError(f"records live in {', '.join(RECORD_COLLECTIONS)}, not {name!r}")
+    _check_collection(name)
+    return name
 
 
 def _check_collection(collection: str) -> None:
-    record_collection(collection)
+    if collection != "memories" and collection not in registered():
+        raise InvalidInputError(
+            f"records live in {', '.join(record_collections())}, not {collection!r}"
+        )

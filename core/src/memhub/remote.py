@@ -298,7 +298,8 @@ def _hits(data: Any) -> list[tuple[dict[str, Any], float]]:
 
 class RemoteRecords:
     """:class:`memhub.records.Records` over HTTP: ``POST /v1/records/<call>``; the key sets the
-    tenant.
+    tenant. Not what only a process holding the store can do (``writes``, ``put_now``,
+    ``scroll_now``): other clients of the server write its records too.
     """
 
     def __init__(self, client: RemoteClient) -> None:
@@ -319,18 +320,6 @@ class RemoteRecords:
         if tenant is None:
             raise UsageError("open the RemoteClient first: its key's tenant is not known yet")
         return tenant
-
-    def writes(self, collection: Collection) -> None:
-        """Always ``None``: other clients of the server write its records too."""
-        return None
-
-    def put_now(self, collection: Collection, points: Any, **kwargs: Any) -> bool:
-        """Always ``False``, nothing done: a server's records are written with ``put``."""
-        return False
-
-    def scroll_now(self, collection: Collection, *args: Any, **kwargs: Any) -> None:
-        """Always ``None``, nothing read: a server's records are read with ``scroll``."""
-        return None
 
 
 class RemoteClient:

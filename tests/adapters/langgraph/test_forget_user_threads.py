@@ -201,7 +201,7 @@ async def test_a_forget_cut_short_deletes_the_rest_of_the_threads_on_the_next_op
     await two_sessions(graph, "alice", ALICE_TOLD)
     checkpointer.close()
 
-    real, calls = erase._delete_thread, 0
+    real, calls = erase._delete_unit, 0
 
     async def cut_short(*args, **kwargs):
         nonlocal calls
@@ -210,7 +210,7 @@ async def test_a_forget_cut_short_deletes_the_rest_of_the_threads_on_the_next_op
             raise ConflictError("changed by another writer")
         await real(*args, **kwargs)
 
-    monkeypatch.setattr(erase, "_delete_thread", cut_short)
+    monkeypatch.setattr(erase, "_delete_unit", cut_short)
     with pytest.raises(ConflictError):
         await client.forget_user("alice")
     monkeypatch.undo()

@@ -40,7 +40,7 @@ from langgraph.store.base import (
 from lg_fakes import BACKENDS
 
 from memhub.store.base import HasVector, Match, Where
-from memhub.store.schema import INDEXES
+from memhub.store.schema import INDEXES, index_spec
 from memhub.testing import HashEmbedder
 from memhub_langgraph import MemHubStore
 from memhub_langgraph._items import does_match, items_where, literal_prefix
@@ -641,13 +641,13 @@ def test_nonnull_migrations() -> None:
     memories = INDEXES["memories"]
     assert {"tenant", "layer", "ns_prefixes", "item"} <= set(memories.keyword)
     assert "expires_at" in memories.datetime
-    checkpoints = INDEXES["checkpoints"]
+    checkpoints = index_spec("checkpoints")  # registered by the adapter
     assert {"kind", "thread_id", "checkpoint_ns", "checkpoint_id", "run_id"} <= set(
         checkpoints.keyword
     )
     assert "seq" in checkpoints.integer
     assert {"thread_id", "checkpoint_ns", "checkpoint_id"} <= set(
-        INDEXES["checkpoint_writes"].keyword
+        index_spec("checkpoint_writes").keyword
     )
 
 

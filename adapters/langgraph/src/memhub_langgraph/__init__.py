@@ -8,6 +8,7 @@ Example:
     >>> graph = builder.compile(checkpointer=MemHubCheckpointer(client), store=MemHubStore(client))
 """
 
+from memhub_langgraph import _collections  # noqa: F401  (registers the checkpointer's)
 from memhub_langgraph._items import namespace_scope
 from memhub_langgraph.checkpoint import MemHubCheckpointer
 from memhub_langgraph.nodes import memory_add_node, memory_search_node

@@ -51,7 +51,7 @@ def inline_values(
     scalars: short scalars and small lists or dicts of them (a graph's input such as
     ``{"count": 0}``), and ``None`` for a channel with a version but no value. Each would
     otherwise be a point of its own, and a point costs more to write than a field
-    (``schema.INDEXES["checkpoints"]``). What may grow (message lists, objects) keeps a blob
+    (``_collections.CHECKPOINTS``). What may grow (message lists, objects) keeps a blob
     per version, shared by every checkpoint that still has it. Decided from the value's
     shape, never its serialised size: a channel left unchanged is held again by the next
     checkpoint, so the test must be cheap.

@@ -10,21 +10,22 @@ takes 0.02 ms (``bench/langgraph_bench.py``). So the checkpointer keeps, per
 channel values it refers to and of its pending writes, as the store holds them, and
 answers ``get_tuple`` from them without leaving the caller's thread.
 
-That is right only while the store changes by this checkpointer's own writes, which
-it applies to what it keeps. The record API counts every write to the checkpoint
+That is right only while the store changes by this checkpointer's own writes, which it
+applies to what it keeps. The record API counts every write to the checkpoint
 collections made through any client of the engine, and every opening of the store
-(``Records.writes``); the checkpointer counts its own. An entry is served only while
-the difference (the writes of others) is what it was when the entry was last known
-true. So another checkpointer on the same store, a hub serving other processes, a
-write that failed halfway, or this checkpointer's own maintenance calls all make
-every entry a miss, read again from the store. ``Records.writes`` is ``None`` where
-other processes can write (a Qdrant server, a store reached through the hub): there
-nothing is kept. A write is counted, and counted as the checkpointer's own, together:
-on the engine's loop in the step in which it returns (the async face), or on the
-writing thread under the record API's count lock (the sync face, ``Records.put_now``).
-So where the count changes the difference is exact; read anywhere else it can only
-come out too high (a miss). The entries themselves change under a lock of their own,
-since LangGraph writes from several threads at once.
+(``Records.writes``, from the store's own count: ``EdgeStore.changes``); the
+checkpointer counts its own. An entry is served only while the difference (the writes of
+others) is what it was when the entry was last known true. So another checkpointer on
+the same store, a hub serving other processes, a write that failed halfway, or this
+checkpointer's own maintenance calls all make every entry a miss, read again from the
+store. ``Records.writes`` is ``None`` where other processes can write (a Qdrant server,
+a store reached through the hub), and a server's record API (``RemoteRecords``) has no
+count at all: there nothing is kept. A write is counted, and counted as the
+checkpointer's own, together: on the engine's loop in the step in which it returns (the
+async face), or on the writing thread under the store's count lock (the sync face,
+``Records.put_now``). So where the count changes the difference is exact; read anywhere
+else it can only come out too high (a miss). The entries themselves change under a lock
+of their own, since LangGraph writes from several threads at once.
 
 Pending writes may be stored before their checkpoint: LangGraph saves a step's
 checkpoint and its tasks' writes from different threads. While an entry is kept,
@@ -46,6 +47,7 @@ from typing import Any
 
 from langgraph.checkpoint.base.id import uuid6
 
+from memhub.records import Records
 from memhub.store.base import StoredPoint
 from memhub_langgraph._codec import blob_ids, seq
 
@@ -94,6 +96,8 @@ class LatestCache:
         self._lock = threading.Lock()  # over _entries, _mine and _fills; never held across a wait
 
     def _others(self) -> int | None:
+        if not isinstance(self._records, Records):  # a server's: others write there too
+            return None
         mine = self._mine  # first: a write counted after it makes the difference larger
         counts = [self._records.writes(c) for c in ("checkpoints", "checkpoint_writes")]
         if None in counts:

@@ -44,6 +44,7 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from memhub.bridge import Client
 from memhub.embed.base import Embedder
+from memhub.records import Records
 from memhub.store.base import Match, MatchAny, StoredPoint, Where, every
 from memhub_langgraph import _codec as codec
 from memhub_langgraph._latest import LatestCache
@@ -305,9 +306,11 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             return False
         thread_id, ns = key = _key(config)
         where = codec.where(kind="checkpoint", thread_id=thread_id, checkpoint_ns=ns)
+        held = _held(self.client.records)
+        if held is None:
+            return False
         return self._latest.none_now(
-            key,
-            lambda: self.client.records.scroll_now("checkpoints", where, limit=1, wait=wait),
+            key, lambda: held.scroll_now("checkpoints", where, limit=1, wait=wait)
         )
 
     def _write_now(self, upsert: _Upsert, method: str) -> None:
@@ -326,7 +329,10 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             await self._runner.arun(self._write(upsert))
 
     def _put_now(self, upsert: _Upsert, *, wait: bool) -> bool:
-        return self.client.records.put_now(
+        held = _held(self.client.records)
+        if held is None:
+            return False
+        return held.put_now(
             upsert.collection,
             upsert.points,
             only_if=upsert.only_if,
@@ -568,3 +574,9 @@ class MemHubCheckpointer(Maintenance, BaseCheckpointSaver[str]):
             )
             for p in payloads
         ]
+
+
+def _held(records: Any) -> Records | None:
+    """``records`` if it is the record API of a client in this process (``Records``: it may
+    write and read on the caller's thread), ``None`` for a server's (``RemoteRecords``)."""
+    return records if isinstance(records, Records) else None

@@ -31,8 +31,7 @@ from memhub.engine.conversation import CONTEXT
 from memhub.engine.core import with_access
 from memhub.engine.payload import as_memory, as_stored
 from memhub.errors import InvalidInputError, MemHubError
-from memhub.store import facets
-from memhub.store.facets import Layout
+from memhub.store.base import PayloadForm
 
 
 class WorkerLost(MemHubError):
@@ -95,12 +94,12 @@ def prepare(
     dim: int | None,
     reuse: bool,
     tenant: str,
-    layout: Layout | None,
+    layout: PayloadForm | None,
     present: set[str],
 ) -> Prepared:
     """Parse and check ``lines`` (in the worker process; pure), and redact those whose point
-    id is not in ``present`` (the tenant has those); ``layout``: the importing
-    ``EdgeStore``'s, to lay the payloads out in (``facets.stored``) here."""
+    id is not in ``present`` (the tenant has those); ``layout``: the importing store's
+    form of ``memories`` payloads (``MemoryStore.payload_form``), to lay them out in here."""
     out = Prepared()
     records: list[jsonl.Record] = []
     seen: set[str] = set()
@@ -128,7 +127,7 @@ def prepare(
             continue
         payload = imported(r.payload, tenant)
         if layout is not None:
-            payload = facets.stored(payload, layout)
+            payload = layout.lay_out(payload)
         sparse = (r.sparse.indices, r.sparse.values) if r.sparse is not None else None
         row = -1
         if r.text is not None and r.dense is not None:
@@ -155,7 +154,7 @@ class Pipe:
         dim: int | None,
         reuse: bool,
         tenant: str,
-        layout: Layout | None,
+        layout: PayloadForm | None,
         present: set[str],
     ) -> asyncio.Future[Prepared]:
         call = functools.partial(prepare, lines, dim, reuse, tenant, layout, present)

@@ -6,16 +6,14 @@ times kept (not even the user's id: asked as that user, the memory is not found)
 one audit event with the reason ``forget_user``. The audit log never
 holds memory content, but it does hold the reasons callers gave to ``correct`` and
 ``govern``, which may quote it: those of the user's memories are erased too.
-LangGraph store items tagged with the user are deleted, as that store's own delete
-does. The user's pending digest scopes are dropped, so no digest runs for them.
+An adapter's item records tagged with the user are deleted. The user's pending digest
+scopes are dropped, so no digest runs for them.
 
-The user's LangGraph threads are deleted whole, as ``delete_thread`` does: every
-checkpoint, channel value and pending write of each thread held in the checkpoint
-collections. Those hold the conversation and whatever a node put in the state (the
-memory block ``memory_search_node`` recalled), and a thread is the user's when any
-of its checkpoints names the user (``memhub.records``: the checkpointer records the
-run's ``user_id`` and ``app_id`` on each checkpoint). A thread of several users goes
-with any of them: erasure errs on the side of the user who asked.
+The record collections adapters registered are walked too (``memhub.store.schema``):
+in each one that says how (``ErasedBy``), the records naming the user tie units to
+the user (say, a conversation an adapter keeps), and every record of each such unit is
+deleted, in every collection the unit reaches. A unit of several users goes with any
+of them: erasure errs on the side of the user who asked.
 
 Reads skip tombstones, so the text is gone from every door at once; ``purge``
 rewrites the store so it is gone from the files on disk as well.
@@ -31,14 +29,13 @@ from memhub.engine.hmg import hide
 from memhub.engine.payload import ITEM_LAYERS, Memory, as_memory
 from memhub.ids import to_point_id
 from memhub.models import ForgetResult
-from memhub.records import count_write, in_tenant
 from memhub.scope import check_id
-from memhub.store.base import Collection, Match, MemoryStore, StoredPoint, Where, every, pages
+from memhub.store.base import Match, MemoryStore, StoredPoint, Where, every, pages
+from memhub.store.schema import RecordCollection, in_tenant, registered
 
 REASON = "forget_user"
 ERASED_REASON = "[reason erased: forget_user]"
 PAGE = 256
-THREAD_COLLECTIONS: tuple[Collection, ...] = ("checkpoint_writes", "checkpoints")
 
 
 def user_records(tenant: str, user_id: str, app_id: str | None = None) -> Where:
@@ -53,10 +50,12 @@ def user_records(tenant: str, user_id: str, app_id: str | None = None) -> Where:
     return Where(must=tuple(must))
 
 
-def user_checkpoints(tenant: str, user_id: str, app_id: str | None = None) -> Where:
-    """The checkpoints that tie a thread to ``user_id`` in ``tenant`` (of ``app_id`` when
-    given)."""
-    return user_records(tenant, user_id, app_id).and_(Match("kind", "checkpoint"))
+def user_ties(record: RecordCollection, tenant: str, user_id: str, app_id: str | None) -> Where:
+    """The records of ``record``'s collection that tie a unit to ``user_id`` in ``tenant``
+    (of ``app_id`` when given)."""
+    assert record.erase is not None
+    marks = tuple(Match(key, value) for key, value in record.erase.marks)
+    return user_records(tenant, user_id, app_id).and_(*marks)
 
 
 async def forget_user(
@@ -71,15 +70,18 @@ async def forget_user(
         fields = {"kind": "pending_forget", "tenant": tenant, "user_id": user_id, "app_id": app_id}
         marker = StoredPoint(str(uuid.uuid4()), fields)
         await engine.store.upsert("meta", [marker])
-        erased, threads = await _forget(engine, marker)
+        erased, units = await _forget(engine, marker)
         await engine.store.delete("meta", [marker.id])
-    return ForgetResult(user_id=user_id, tombstoned=erased, threads=threads)
+    return ForgetResult(user_id=user_id, tombstoned=erased, threads=units)
 
 
 async def _forget(engine: Engine, marker: StoredPoint) -> tuple[int, int]:
     m = marker.payload
     tenant, user_id, app_id = m["tenant"], m["user_id"], m.get("app_id")
-    threads = await _forget_threads(engine, marker)
+    units = 0
+    for record in registered().values():
+        if record.erase is not None:
+            units += await _forget_units(engine, marker, record)
     erased = 0
     # the next page's first point is untouched by this one, so its offset holds
     async for page in pages(
@@ -87,44 +89,55 @@ async def _forget(engine: Engine, marker: StoredPoint) -> tuple[int, int]:
     ):
         erased += await _erase(engine, [as_memory(p.payload) for p in page])
     dropped = await drop_pending(engine, tenant, user_id, app_id)
-    if erased or dropped or threads:
+    if erased or dropped or units:
         await engine.bump()
-    return erased, threads
+    return erased, units
 
 
-async def _forget_threads(engine: Engine, marker: StoredPoint) -> int:
-    """Delete the threads of the marker's user, a page of them at a time; how many.
+async def _forget_units(engine: Engine, marker: StoredPoint, record: RecordCollection) -> int:
+    """Delete the units of the marker's user that ``record`` ties to them, a page of them at
+    a time; how many.
 
-    Each page's threads are named on the marker before any of them is deleted: their
-    checkpoints are what tie them to the user, so a thread cut short would be found no
-    more, and the marker is how ``resume_forget`` finishes it. A page is deleted whole
-    before the next is looked for, so the marker names one page at most.
+    Each page's units are named on the marker (under ``units``, by collection) before any
+    of them is deleted: the records tying them are what tie them to the user, so a unit cut
+    short would be found no more, and the marker is how ``resume_forget`` finishes it. A
+    page is deleted whole before the next is looked for, so the marker names one page at
+    most per collection.
     """
+    assert record.erase is not None
     m = marker.payload
-    tenant, ties = m["tenant"], user_checkpoints(m["tenant"], m["user_id"], m.get("app_id"))
-    threads: list[str] = list(m.get("threads") or [])  # the page a cut-short forget left
+    tenant, key = m["tenant"], record.erase.unit
+    ties = user_ties(record, tenant, m["user_id"], m.get("app_id"))
+    named: dict[str, list[str]] = dict(m.get("units") or {})
+    units = list(named.get(record.name) or [])  # the page a cut-short forget left
     deleted = 0
     while True:
-        for thread_id in threads:
-            await _delete_thread(engine.store, tenant, thread_id)
-        deleted += len(threads)
-        found, _ = await engine.store.scroll("checkpoints", ties, limit=PAGE)
+        for unit in units:
+            await _delete_unit(engine.store, record, tenant, unit)
+        deleted += len(units)
+        found, _ = await engine.store.scroll(record.name, ties, limit=PAGE)
         if not found:
             return deleted
-        threads = sorted({str(p.payload["thread_id"]) for p in found})
-        await engine.store.upsert("meta", [StoredPoint(marker.id, {**m, "threads": threads})])
+        units = sorted({str(p.payload[key]) for p in found if p.payload.get(key) is not None})
+        if not units:  # tying records without a unit: nothing else belongs to them
+            await engine.store.delete(record.name, [p.id for p in found])
+            continue
+        named[record.name] = units
+        m = {**m, "units": named}
+        await engine.store.upsert("meta", [StoredPoint(marker.id, m)])
 
 
-async def _delete_thread(store: MemoryStore, tenant: str, thread_id: str) -> None:
-    """Every record of one thread of ``tenant``: pending writes, checkpoints, channel values."""
-    where = in_tenant(tenant).and_(Match("thread_id", thread_id))
-    for collection in THREAD_COLLECTIONS:
-        try:
-            while page := (await store.scroll(collection, where, limit=PAGE))[0]:
-                await store.delete(collection, [p.id for p in page])
-        finally:
-            # a checkpointer keeps a thread's latest checkpoint while only it writes
-            count_write(store, collection)
+async def _delete_unit(
+    store: MemoryStore, record: RecordCollection, tenant: str, unit: str
+) -> None:
+    """Every record of one unit of ``tenant`` in the collections it reaches, the tying
+    collection last."""
+    assert record.erase is not None
+    where = in_tenant(tenant).and_(Match(record.erase.unit, unit))
+    reached = [c for c in record.erase.reaches if c != record.name] + [record.name]
+    for collection in reached:
+        while page := (await store.scroll(collection, where, limit=PAGE))[0]:
+            await store.delete(collection, [p.id for p in page])
 
 
 async def resume_forget(engine: Engine) -> None:

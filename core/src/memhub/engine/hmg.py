@@ -69,7 +69,7 @@ from memhub.store.base import (
     Where,
     every,
 )
-from memhub.store.schema import COLLECTIONS
+from memhub.store.schema import collections
 
 RECALL_LAYERS = ("fact", "profile", "lesson", "procedure")
 _EPISTEMIC = ("possible", "actual", "necessary")
@@ -694,7 +694,7 @@ async def purge(engine: Engine, progress: Progress | None = None) -> None:
     """Rewrite storage so governed content is physically gone (old pages, WAL)."""
     progress = progress or Progress()
     async with engine.write_lock:
-        total = sum([await engine.store.count(name) for name in COLLECTIONS])
+        total = sum([await engine.store.count(name) for name in collections()])
         progress.start("purge", total)
         await engine.store.compact(progress.advance)
         await engine.bump()

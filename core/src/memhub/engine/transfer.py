@@ -28,10 +28,7 @@ from memhub.engine.payload import Memory, as_memory
 from memhub.errors import InvalidInputError
 from memhub.models import ImportResult
 from memhub.progress import Progress
-from memhub.store import facets
-from memhub.store.base import SparseVector, StoredPoint
-from memhub.store.edge import EdgeStore
-from memhub.store.facets import Layout
+from memhub.store.base import PayloadForm, SparseVector, StoredPoint
 
 BATCH = 2048  # memories per write: one lookup, one upsert each for them and their events
 PIPED = 4 * BATCH
@@ -131,9 +128,8 @@ async def _read_piped(run: _Run, lines: Iterable[tuple[int, str]]) -> None:
     as in one process. The batch written meanwhile was not in the store at that lookup:
     what it wrote (``_Run.written``) is left out again when the batch comes back.
     """
-    store = run.engine.store
-    # an embedded store's payloads are laid out there too (facets.stored, ~12 us a memory)
-    layout = store.layout("memories") if isinstance(store, EdgeStore) else None
+    # an embedded store lays its payloads out: done in the worker too (~12 us a memory)
+    layout = run.engine.store.payload_form("memories")
     async with _import_pipe.pipe() as pipe:
         chunks = _chunks(run, lines)
         first = next(chunks, None)
@@ -230,7 +226,7 @@ async def _apply(run: _Run, batch: list[jsonl.Record]) -> None:
 
 
 async def _apply_prepared(
-    run: _Run, batch: _import_pipe.Prepared, layout: Layout | None, sent: _Sent
+    run: _Run, batch: _import_pipe.Prepared, layout: PayloadForm | None, sent: _Sent
 ) -> None:
     """``_apply`` for a batch the worker parsed, checked, redacted and (``layout``) laid out;
     the ids in ``sent.checked`` were placed before it was sent (``_read_piped``).
@@ -255,13 +251,12 @@ async def _apply_prepared(
     rest = [r for r in batch.rest if r.pid not in present]
     run.result.skipped += batch.known + batch.repeated + len(found) - len(ready) - len(rest)
     if rest:  # the batch's memories are the context of its raw turns, whichever way they came
-        laid = layout is not None
-        others = [facets.restore(dict(r.payload)) if laid else r.payload for r in ready]
+        others = [layout.read_back(r.payload) if layout is not None else r.payload for r in ready]
         await _embed(run, rest, others)
     points = [
         StoredPoint(
             r.pid,
-            facets.Laid(r.payload, layout) if layout is not None else r.payload,
+            layout.as_laid(r.payload) if layout is not None else r.payload,
             batch.vector(r),
             SparseVector(*r.sparse) if r.sparse is not None else None,
         )

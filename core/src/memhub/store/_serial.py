@@ -2,10 +2,10 @@
 
 Not ``ThreadPoolExecutor(max_workers=1)``: its ``submit`` takes a lock shared by every
 executor of the process (``concurrent.futures.thread._global_shutdown_lock``), held while
-any of them starts a thread. LangGraph makes a new executor for each ``invoke`` and
-starts its threads as the step's checkpoint writes arrive, so each write's hand-off to
-the store waited on the framework's thread starts: in a profile of checkpointed steps
-the engine's thread spent more samples waiting there than in all of memhub's own work.
+any of them starts a thread. An agent framework may make a new executor for each run and
+start its threads as a step's records are written, so each write's hand-off to the
+store waited on the framework's thread starts: in a profile of an adapter's steps the
+engine's thread spent more samples waiting there than in all of memhub's own work.
 A queue and one thread of our own take no lock of anyone else's.
 
 A short call (``inline=True``: a small write or lookup) runs on the calling thread

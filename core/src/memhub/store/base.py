@@ -2,8 +2,8 @@
 
 Filters are described with the small neutral types below; each backend translates
 them into its own client's models. Keeping the description here (pure data, no I/O)
-lets both backends build the same queries, the way LangGraph's store builds SQL
-apart from the code that runs it.
+lets both backends build the same queries, the way a SQL query builder works apart
+from the code that runs it.
 """
 
 from __future__ import annotations
@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-Collection = Literal["memories", "events", "meta", "checkpoints", "checkpoint_writes"]
+Collection = str
+"""A collection's name: the core's ``memories``, ``events``, ``meta``, or one an adapter
+registered (``memhub.store.schema.register_collection``)."""
 
 DENSE = "dense"
 BM25 = "bm25"
@@ -117,16 +119,41 @@ class ScoredPoint:
     extra: dict[str, float] = field(default_factory=dict)
 
 
+class PayloadForm(Protocol):
+    """How a store writes one collection's payloads, for work done ahead of the write (an
+    import lays its memories out in a worker process). Picklable and pure: no I/O."""
+
+    def lay_out(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """``payload`` as the store writes it."""
+
+    def as_laid(self, laid: dict[str, Any]) -> dict[str, Any]:
+        """What ``lay_out`` made (maybe pickled and back), marked so that ``upsert`` writes it
+        as it is, while the collection is still in this form."""
+
+    def read_back(self, laid: dict[str, Any]) -> dict[str, Any]:
+        """The payload ``lay_out`` was given."""
+
+
 @runtime_checkable
 class MemoryStore(Protocol):
-    """An async vector store with three collections (memories, events, meta).
+    """An async vector store with the core's three collections (memories, events, meta) and
+    those adapters register (``memhub.store.schema``).
 
     ``memories`` carries a named dense vector ``dense`` and a sparse ``bm25`` vector
-    (IDF modifier); ``events`` and ``meta`` are payload only.
+    (IDF modifier); the others are payload only. A store records the version of its layout
+    and migrates an older one when it opens (``memhub.store._migrations``).
     """
 
     async def open(self, vector_size: int) -> None:
-        """Create the collections if needed, or check they match ``vector_size``."""
+        """Create the collections if needed, or check they match ``vector_size``; migrate a
+        store of an older layout, and refuse one newer than this code (``MemHubError``,
+        nothing changed)."""
+
+    def layout_version(self) -> int:
+        """The layout version the open store is in (``memhub.store._migrations.LATEST``)."""
+
+    def payload_form(self, collection: Collection) -> PayloadForm | None:
+        """How the open store writes ``collection``'s payloads; ``None``: as given."""
 
     async def close(self) -> None: ...
 

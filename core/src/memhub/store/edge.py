@@ -25,7 +25,7 @@ from typing import Any, ClassVar, TypeVar
 import qdrant_edge as qe
 
 from memhub.errors import EmbedderMismatchError, MemHubError
-from memhub.store import _readahead, facets
+from memhub.store import _migrations, _readahead, facets
 from memhub.store._edge_codec import (
     edge_filter,
     from_record,
@@ -47,7 +47,7 @@ from memhub.store.base import (
     Where,
 )
 from memhub.store.facets import Layout
-from memhub.store.schema import COLLECTIONS, INDEXES
+from memhub.store.schema import collections, index_spec
 
 T = TypeVar("T")
 
@@ -55,8 +55,8 @@ _PAYLOAD_ONLY = "_none"  # Edge wants at least one vector; events and meta never
 # memories and meta are read by every open (embedder check, snapshot, recovery); the
 # other shards open on first use.
 _OPENED_AT_START: tuple[Collection, ...] = ("memories", "meta")
-# the layout a new shard is written in; a shard keeps the one it was created with
-_KEYS: dict[str, Layout] = {name: Layout.of(spec) for name, spec in INDEXES.items()}
+# the layout a new shard is written in, by collection, made on first use (``_today``)
+_KEYS: dict[str, Layout] = {}
 _LAYOUT_FILE = "memhub_layout.json"
 _SHORT = 64  # points an upsert or retrieve may touch to run on the caller's thread
 # Qdrant Edge has no background optimizer: without optimize() every memory would stay in
@@ -68,6 +68,14 @@ _OPTIMIZE_EVERY = 20_000
 # Inside bulk() (an import): fewer builds, but still some, so what waits unindexed in the
 # appendable segment (float vectors and indexes in RAM) stays bounded however large it is.
 _BULK_OPTIMIZE_EVERY = 100_000
+
+
+def _today(name: Collection) -> Layout:
+    """The layout a new shard of ``name`` is written in, and every shard once migrated."""
+    layout = _KEYS.get(name)
+    if layout is None:
+        layout = _KEYS[name] = Layout.of(index_spec(name))
+    return layout
 
 
 def _config(collection: Collection, vector_size: int) -> qe.EdgeConfig:
@@ -147,26 +155,6 @@ def _create_indexes(
             shard.update(qe.UpdateOperation.create_field_index(key, schema))
 
 
-def _upgrade_to_facets(shard: qe.EdgeShard, layout: Layout, existing: set[str]) -> None:
-    """A shard written before facets had one index per key (in ``existing``): add
-    ``_facets`` to every point, then drop the per-key indexes."""
-    keys = layout.keys
-    if not keys or not any(key in existing for key in keys):
-        return
-    missing = qe.Filter(must=[qe.IsEmptyCondition(facets.FACETS)])
-    while shard.count(qe.CountRequest(filter=missing, exact=True)):
-        records, _ = shard.scroll(
-            qe.ScrollRequest(limit=256, filter=missing, with_payload=True, with_vector=True)
-        )
-        shard.update(
-            qe.UpdateOperation.upsert_points(
-                [to_point(from_record(r, True), layout) for r in records]
-            )
-        )
-    for key in keys & existing:
-        shard.update(qe.UpdateOperation.delete_field_index(key))
-
-
 class EdgeStore:
     """The embedded store: Qdrant Edge shards under ``path`` (default ``./.memhub_data``).
 
@@ -187,9 +175,12 @@ class EdgeStore:
         self._unoptimized = 0  # memories written since the last optimize()
         self._bulk = 0  # open bulk() blocks: no indexing in passing while > 0
         self._worker = SerialWorker("memhub-edge")
+        self._version = 0
         self.opened = 0
         """How many times this process opened the store; between two, another process may
-        have written it (``memhub.records.Records.writes``)."""
+        have written it (``changes``)."""
+        self._writes: Counter[str] = Counter()
+        self._writes_guard = threading.Lock()  # upsert_now counts on its caller's thread
 
     async def _run(self, fn: Callable[..., T], *args: object, inline: bool = False) -> T:
         """``fn(*args)`` on the store's worker thread (see the module docstring); ``inline``: a
@@ -206,9 +197,18 @@ class EdgeStore:
         closing = EdgeStore._closing.get(self.path.resolve())
         if closing is not None:  # this process is still closing the store: let it finish
             closing.wait(timeout=60)
+        known = _migrations.edge_version(self.path)
+        if known is not None:  # a newer store is refused before anything is written
+            _migrations.check_known(known, str(self.path))
         self._lock.acquire()
         try:
             self._vector_size = vector_size
+            version = _migrations.edge_version(self.path)
+            if version is None:  # a new store: today's layout from the start
+                _migrations.record_edge_version(self.path, _migrations.LATEST)
+                version = _migrations.LATEST
+            _migrations.check_known(version, str(self.path))
+            self._version = _migrations.migrate_edge(self, version)
             for name in _OPENED_AT_START:
                 self._shard(name)
         except BaseException:
@@ -218,7 +218,7 @@ class EdgeStore:
 
     def _shard(self, name: Collection) -> qe.EdgeShard:
         """The open shard of ``name``, opened on first use: a process that only recalls
-        never pays for the audit log's or the LangGraph checkpoints' indexes."""
+        never pays for the audit log's or an adapter's records' indexes."""
         shard = self._shards.get(name)
         if shard is None:
             if not self._lock.held:
@@ -238,18 +238,18 @@ class EdgeStore:
                 in_doc = recorded.get("in_doc", False)
                 tokens = recorded.get("tokens", "text" if recorded.get("text") else "list")
                 marked = recorded.get("marked", ())  # recorded since; a shard before has none
-                layout = Layout.of(INDEXES[name], recorded["present"], in_doc, tokens, marked)
+                layout = Layout.of(index_spec(name), recorded["present"], in_doc, tokens, marked)
             elif (folder / "edge_config.json").exists():
-                layout = Layout.of(INDEXES[name], (), in_doc=False, marked=())
+                layout = Layout.of(index_spec(name), (), in_doc=False, marked=())
             else:
-                layout = _KEYS[name]
+                layout = _today(name)
             self._layouts[name] = layout
         return layout
 
     def _create(self, name: Collection, folder: Path) -> qe.EdgeShard:
         """A new shard in today's layout, recorded before the shard exists (see ``_layout``)."""
         folder.mkdir(parents=True, exist_ok=True)
-        layout = _KEYS[name]
+        layout = _today(name)
         recorded = {
             "present": sorted(layout.present),
             "in_doc": layout.in_doc,
@@ -280,9 +280,34 @@ class EdgeStore:
         except Exception as err:  # the binding raises bare Exception
             raise MemHubError(f"cannot open the {name} store at {folder}: {err}") from err
         existing = set(shard.info().payload_schema)
-        _create_indexes(shard, INDEXES[name], existing, self.layout(name))
-        _upgrade_to_facets(shard, self.layout(name), existing)
+        _create_indexes(shard, index_spec(name), existing, self.layout(name))
         return shard
+
+    # -- the layout version (memhub.store._migrations) ----------------------------
+
+    def layout_version(self) -> int:
+        return self._version
+
+    def payload_form(self, collection: Collection) -> Layout:
+        """The layout ``collection``'s shard is written in (a ``PayloadForm``)."""
+        return self.layout(collection)
+
+    def rewrite_outdated_shards(self) -> None:
+        """Rewrite every shard whose layout is not today's, or that has an index of its own
+        for a key today's keeps in facets (a shard from before facets), as ``compact`` does
+        (migration 1 -> 2). A folder of a collection no installed adapter registers is left
+        as it is: it is read in the layout it records."""
+        known = set(collections())
+        for name in sorted(known):
+            if (
+                not (self.path / name / "edge_config.json").exists()
+                and not (self.path / (name + ".new")).exists()
+            ):
+                continue
+            shard, layout = self._shard(name), self.layout(name)
+            own = set(shard.info().payload_schema) & layout.keys
+            if layout != _today(name) or own:
+                self._rewrite(name)
 
     def _check_size(self) -> None:
         size = self._stored_size()
@@ -345,7 +370,10 @@ class EdgeStore:
     ) -> None:
         if points:
             args, short = self._upsert_call(collection, points, only_if, check)
-            await self._run(self._checked_update, *args, inline=short)
+            try:
+                await self._run(self._checked_update, *args, inline=short)
+            finally:
+                self._wrote(collection)
             self._upserted(collection, len(points))
 
     def upsert_now(
@@ -356,17 +384,40 @@ class EdgeStore:
         only_if: Where | None = None,
         check: Callable[[list[StoredPoint]], None] | None = None,
         wait: bool = True,
+        counted: Callable[[], None] | None = None,
     ) -> bool:
         """``upsert`` on this thread when the worker is idle and the write is short, else on
         the worker, this thread waiting for it; ``wait=False`` (a caller on an event loop):
-        ``False``, nothing written, instead of waiting."""
+        ``False``, nothing written, instead of waiting. ``counted``, after a write that
+        succeeded, runs as it is counted in ``changes``, no other write counted in between:
+        a cache of the caller's own writes stays exact."""
         if not points:
             return True
         args, short = self._upsert_call(collection, points, only_if, check)
-        if self._worker.now(self._checked_update, *args, wait=wait, inline=short) is None:
+        try:
+            done = self._worker.now(self._checked_update, *args, wait=wait, inline=short)
+        except BaseException:
+            self._wrote(collection)  # counted all the same, but not as the caller's own
+            raise
+        if done is None:
             return False
+        self._wrote(collection, counted)
         self._upserted(collection, len(points))
         return True
+
+    def changes(self, collection: Collection) -> int:
+        """A count that grows with every write to ``collection`` through this store (counted
+        as the write returns, failed or not) and with every opening of it: while it grows
+        only by a caller's own writes, what the caller read and wrote is still what the
+        store holds. Only this process writes an open store's folder. Read without the count's
+        lock: a ``counted`` callback reads it while that is held."""
+        return self._writes[collection] + self.opened
+
+    def _wrote(self, collection: Collection, counted: Callable[[], None] | None = None) -> None:
+        with self._writes_guard:
+            self._writes[collection] += 1
+            if counted is not None:
+                counted()
 
     def _upsert_call(
         self,
@@ -408,7 +459,10 @@ class EdgeStore:
         op = qe.UpdateOperation.overwrite_payload_by_filter(
             qe.Filter(must=must), facets.stored(payload, layout)
         )
-        await self._run(self._update, collection, op)
+        try:
+            await self._run(self._update, collection, op)
+        finally:
+            self._wrote(collection)
 
     def _update(self, collection: Collection, op: qe.UpdateOperation) -> None:
         self._shard(collection).update(op)
@@ -438,12 +492,19 @@ class EdgeStore:
 
     async def delete(self, collection: Collection, ids: Sequence[str]) -> None:
         if ids:
-            await self._run(self._update, collection, qe.UpdateOperation.delete_points(list(ids)))
+            try:
+                op = qe.UpdateOperation.delete_points(list(ids))
+                await self._run(self._update, collection, op)
+            finally:
+                self._wrote(collection)
 
     async def delete_vectors(self, ids: Sequence[str]) -> None:
         if ids:
             op = qe.UpdateOperation.delete_vectors(list(ids), [DENSE, BM25])
-            await self._run(self._update, "memories", op)
+            try:
+                await self._run(self._update, "memories", op)
+            finally:
+                self._wrote("memories")
 
     # -- reads -------------------------------------------------------------------
 
@@ -682,7 +743,7 @@ class EdgeStore:
         )
 
     async def compact(self, progress: Callable[[int], None] | None = None) -> None:
-        for name in COLLECTIONS:
+        for name in collections():
             await self._run(self._rewrite, name, progress)
 
     def _rewrite(self, name: Collection, progress: Callable[[int], None] | None = None) -> None:
@@ -693,7 +754,7 @@ class EdgeStore:
         shard = self._shard(name)
         shard.flush()
         fresh = self._create(name, new)
-        _create_indexes(fresh, INDEXES[name], set(), _KEYS[name])
+        _create_indexes(fresh, index_spec(name), set(), _today(name))
         self._prefetch(name, vectors=True)
         offset = None
         while True:
@@ -701,7 +762,7 @@ class EdgeStore:
                 qe.ScrollRequest(offset=offset, limit=512, with_payload=True, with_vector=True)
             )
             if records:
-                points = [to_point(from_record(r, True), _KEYS[name]) for r in records]
+                points = [to_point(from_record(r, True), _today(name)) for r in records]
                 fresh.update(qe.UpdateOperation.upsert_points(points))
                 if progress:
                     progress(len(points))
@@ -715,4 +776,4 @@ class EdgeStore:
         new.rename(folder)
         shutil.rmtree(old)
         self._shards[name] = qe.EdgeShard.load(str(folder))
-        self._layouts[name] = _KEYS[name]
+        self._layouts[name] = _today(name)

@@ -113,6 +113,17 @@ class Layout:
         to_int = _signed if signed else _unsigned
         return [to_int(t) for t in tokens]
 
+    # -- the store port's ``PayloadForm`` ---------------------------------------------------
+
+    def lay_out(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return stored(payload, self)
+
+    def as_laid(self, laid: dict[str, Any]) -> dict[str, Any]:
+        return Laid(laid, self)
+
+    def read_back(self, laid: dict[str, Any]) -> dict[str, Any]:
+        return restore(dict(laid))
+
     @functools.cached_property
     def _marks(self) -> tuple[tuple[str, str, bool], ...]:
         """Per facet key: the key, its marker token, and whether that marks it empty (else

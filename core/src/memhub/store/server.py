@@ -23,6 +23,7 @@ from qdrant_client.http.exceptions import (
 )
 
 from memhub.errors import EmbedderMismatchError, InvalidInputError, MemHubError
+from memhub.store import _migrations
 from memhub.store.base import (
     BM25,
     DENSE,
@@ -39,9 +40,10 @@ from memhub.store.base import (
     StoredPoint,
     Where,
 )
-from memhub.store.schema import COLLECTIONS, INDEXES
+from memhub.store.schema import COLLECTIONS, collections, index_spec
 
 T = TypeVar("T")
+_LAYOUT_KEY = "memhub_layout"  # in the metadata of the prefix's meta collection
 
 # -- pure translation (no I/O) ---------------------------------------------------
 
@@ -185,6 +187,8 @@ class QdrantServerStore:
         options = client.init_options
         self._local = options.get("location") == ":memory:" or options.get("path") is not None
         self._vector_size = 0
+        self._made: set[str] = set()  # the collections known to exist on the server
+        self._version = 0
 
     @property
     def client(self) -> AsyncQdrantClient:
@@ -203,24 +207,62 @@ class QdrantServerStore:
     # -- lifecycle ---------------------------------------------------------------
 
     async def open(self, vector_size: int) -> None:
+        """See ``MemoryStore.open``: the layout version is the metadata of the prefix's
+        ``meta`` collection (``memhub.store._migrations``)."""
         self._vector_size = vector_size
+        meta = self._name("meta")
+        version, new = _migrations.UNVERSIONED, False
+        if await self._call(self._client.collection_exists(meta)):
+            info = await self._call(self._client.get_collection(meta))
+            version = (info.config.metadata or {}).get(_LAYOUT_KEY, _migrations.UNVERSIONED)
+            _migrations.check_known(version, f"{self.url} (prefix {self.prefix!r})")
+        elif not await self._call(self._client.collection_exists(self._name("memories"))):
+            version, new = _migrations.LATEST, True  # a new store: today's layout from the start
+        self._made.clear()
         for name in COLLECTIONS:
-            full = self._name(name)
-            if not await self._call(self._client.collection_exists(full)):
-                try:
-                    await self._client.create_collection(
-                        full, **collection_params(name, vector_size)
-                    )
-                except UnexpectedResponse as err:
-                    if err.status_code != 409:  # 409: another process created it first
-                        raise _error(err, self.url) from err
-                except _CLIENT_ERRORS as err:
+            await self._make(name)
+        if new:
+            await self.record_layout_version(version)
+        self._version = await _migrations.migrate_server(self, version)
+
+    async def record_layout_version(self, version: int) -> None:
+        """Record ``version`` as the layout this prefix's collections are in."""
+        diff = {_LAYOUT_KEY: version}
+        await self._call(self._client.update_collection(self._name("meta"), metadata=diff))
+
+    def layout_version(self) -> int:
+        return self._version
+
+    def payload_form(self, collection: Collection) -> None:
+        """``None``: a server keeps payloads as given."""
+        return None
+
+    async def _ready(self, collection: Collection) -> str:
+        """The server's name of ``collection``, made on first use if an adapter registered it
+        since the store was opened (or another process has not made it yet)."""
+        if collection not in self._made:
+            await self._make(collection)
+        return self._name(collection)
+
+    async def _make(self, name: Collection) -> None:
+        spec = index_spec(name)  # first: an unknown name is refused before anything is made
+        full = self._name(name)
+        if not await self._call(self._client.collection_exists(full)):
+            try:
+                await self._client.create_collection(
+                    full, **collection_params(name, self._vector_size)
+                )
+            except UnexpectedResponse as err:
+                if err.status_code != 409:  # 409: another process created it first
                     raise _error(err, self.url) from err
-            if name == "memories":
-                await self._check_size(full)
-            for key, kind in index_fields(INDEXES[name]):
-                # idempotent on a server; local mode warns that indexes do nothing there
-                await self._call(self._client.create_payload_index(full, key, field_schema=kind))
+            except _CLIENT_ERRORS as err:
+                raise _error(err, self.url) from err
+        if name == "memories":
+            await self._check_size(full)
+        for key, kind in index_fields(spec):
+            # idempotent on a server; local mode warns that indexes do nothing there
+            await self._call(self._client.create_payload_index(full, key, field_schema=kind))
+        self._made.add(name)
 
     async def _check_size(self, full: str) -> None:
         vectors = (await self._call(self._client.get_collection(full))).config.params.vectors
@@ -257,7 +299,9 @@ class QdrantServerStore:
         # way (LocalCollection._upsert_point), so no emulation is needed there.
         points_ = [to_qdrant_point(p) for p in points]
         flt = to_qdrant_filter(only_if)
-        await self._call(self._client.upsert(self._name(collection), points_, update_filter=flt))
+        await self._call(
+            self._client.upsert(await self._ready(collection), points_, update_filter=flt)
+        )
 
     async def replace_payload(
         self,
@@ -272,14 +316,14 @@ class QdrantServerStore:
             must.append(to_qdrant_filter(only_if))
         await self._call(
             self._client.overwrite_payload(
-                self._name(collection), payload, points=models.Filter(must=must)
+                await self._ready(collection), payload, points=models.Filter(must=must)
             )
         )
 
     async def delete(self, collection: Collection, ids: Sequence[str]) -> None:
         if ids:
             selector = models.PointIdsList(points=list(ids))
-            await self._call(self._client.delete(self._name(collection), selector))
+            await self._call(self._client.delete(await self._ready(collection), selector))
 
     async def delete_vectors(self, ids: Sequence[str]) -> None:
         if ids:
@@ -301,7 +345,10 @@ class QdrantServerStore:
         if not ids:
             return []
         request = self._client.retrieve(
-            self._name(collection), list(ids), with_payload=with_payload, with_vectors=with_vectors
+            await self._ready(collection),
+            list(ids),
+            with_payload=with_payload,
+            with_vectors=with_vectors,
         )
         return [from_qdrant_record(r, with_vectors) for r in await self._call(request)]
 
@@ -322,7 +369,7 @@ class QdrantServerStore:
             order = models.OrderBy(key=order_by, direction=direction)
         flt = to_qdrant_filter(where)
         request = self._client.scroll(
-            self._name(collection),
+            await self._ready(collection),
             flt,
             limit=limit,
             order_by=order,
@@ -334,14 +381,16 @@ class QdrantServerStore:
         return [from_qdrant_record(r, with_vectors) for r in records], nxt
 
     async def count(self, collection: Collection, where: Where | None = None) -> int:
-        request = self._client.count(self._name(collection), to_qdrant_filter(where), exact=True)
+        request = self._client.count(
+            await self._ready(collection), to_qdrant_filter(where), exact=True
+        )
         return (await self._call(request)).count
 
     async def facet(
         self, collection: Collection, key: str, where: Where | None = None, *, limit: int = 100
     ) -> list[tuple[str | int | bool, int]]:
         request = self._client.facet(
-            self._name(collection),
+            await self._ready(collection),
             key,
             facet_filter=to_qdrant_filter(where),
             limit=limit,
@@ -426,8 +475,8 @@ class QdrantServerStore:
         """
         if self._local:
             return
-        for name in COLLECTIONS:
+        for name in collections():
             diff = models.OptimizersConfigDiff()
             await self._call(
-                self._client.update_collection(self._name(name), optimizers_config=diff)
+                self._client.update_collection(await self._ready(name), optimizers_config=diff)
             )

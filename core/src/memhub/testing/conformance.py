@@ -290,7 +290,7 @@ class MemoryStoreConformance:
     ) -> None:
         mine, theirs, new = uid(), uid(), uid()
         await store.upsert(
-            "checkpoints", [StoredPoint(mine, {"owner": "a"}), StoredPoint(theirs, {"owner": "b"})]
+            "meta", [StoredPoint(mine, {"owner": "a"}), StoredPoint(theirs, {"owner": "b"})]
         )
         seen: list[list[StoredPoint]] = []
 
@@ -301,15 +301,15 @@ class MemoryStoreConformance:
 
         with pytest.raises(PermissionError):
             await store.upsert(
-                "checkpoints",
+                "meta",
                 [StoredPoint(new, {"owner": "a"}), StoredPoint(theirs, {"owner": "a"})],
                 check=only_a,
             )
         assert [p.id for p in seen[0]] == [theirs]  # only the points that exist
-        got = {p.id: p.payload for p in await store.retrieve("checkpoints", [new, theirs])}
+        got = {p.id: p.payload for p in await store.retrieve("meta", [new, theirs])}
         assert got == {theirs: {"owner": "b"}}  # refused: nothing written, not even the new one
-        await store.upsert("checkpoints", [StoredPoint(mine, {"owner": "a", "v": 2})], check=only_a)
-        assert (await store.retrieve("checkpoints", [mine]))[0].payload == {"owner": "a", "v": 2}
+        await store.upsert("meta", [StoredPoint(mine, {"owner": "a", "v": 2})], check=only_a)
+        assert (await store.retrieve("meta", [mine]))[0].payload == {"owner": "a", "v": 2}
 
     async def test_replace_payload_keeps_the_vectors_and_honours_the_condition(
         self, store: MemoryStore
@@ -443,7 +443,7 @@ class MemoryStoreConformance:
 
         before = seen(await store.retrieve("memories", ids, with_vectors=True))
         events = seen(await scroll_all(store, "events"))
-        await store.prefetch("checkpoints")  # a collection nothing was written to
+        await store.prefetch("meta")  # a collection nothing was written to
         for vectors in (False, True):
             await store.prefetch("memories", vectors=vectors)
             await store.prefetch("events", vectors=vectors)
@@ -636,30 +636,28 @@ class MemoryStoreConformance:
 
     # -- payload-only collections ------------------------------------------------------
 
-    @pytest.mark.parametrize("collection", ["events", "meta", "checkpoints", "checkpoint_writes"])
+    @pytest.mark.parametrize("collection", ["events", "meta"])
     async def test_payload_only_collections(
         self, store: MemoryStore, collection: Collection
     ) -> None:
         ids = [uid() for _ in range(3)]
         points = [
-            StoredPoint(i, {"thread_id": f"t{n % 2}", "n": n, "blob": {"k": [n]}})
+            StoredPoint(i, {"group": f"t{n % 2}", "n": n, "blob": {"k": [n]}})
             for n, i in enumerate(ids)
         ]
         await store.upsert(collection, points)
 
         got = {p.id: p.payload for p in await store.retrieve(collection, ids, with_vectors=True)}
         assert got == {p.id: p.payload for p in points}
-        assert await store.count(collection, Where(must=(Match("thread_id", "t0"),))) == 2
+        assert await store.count(collection, Where(must=(Match("group", "t0"),))) == 2
         assert {p.id for p in await scroll_all(store, collection)} == set(ids)
         other: Collection = "memories" if collection != "memories" else "events"
         assert await store.retrieve(other, ids) == []
 
-        await store.upsert(collection, [StoredPoint(ids[0], {"thread_id": "t9"})])
+        await store.upsert(collection, [StoredPoint(ids[0], {"group": "t9"})])
         await store.delete(collection, [ids[1]])
         assert await store.count(collection) == 2
-        assert [p.payload for p in await store.retrieve(collection, [ids[0]])] == [
-            {"thread_id": "t9"}
-        ]
+        assert [p.payload for p in await store.retrieve(collection, [ids[0]])] == [{"group": "t9"}]
 
     # -- lifecycle and maintenance ----------------------------------------------------
 
