@@ -56,7 +56,7 @@ from memhub.scope import (
     git_scope,
     recall_overrides,
 )
-from memhub.store.base import Collection, StoredPoint
+from memhub.store.base import StoredPoint
 from memhub.store.codec import point_from_json, point_to_json, where_to_json
 from memhub.sync import SyncFace, constructor_of
 

@@ -99,10 +99,13 @@ class LatestCache:
         if not isinstance(self._records, Records):  # a server's: others write there too
             return None
         mine = self._mine  # first: a write counted after it makes the difference larger
-        counts = [self._records.writes(c) for c in ("checkpoints", "checkpoint_writes")]
-        if None in counts:
-            return None
-        return sum(counts) - mine
+        total = 0
+        for collection in ("checkpoints", "checkpoint_writes"):
+            count = self._records.writes(collection)
+            if count is None:
+                return None
+            total += count
+        return total - mine
 
     def get(self, key: Key) -> Latest | None:
         """The kept latest checkpoint of ``key`` if it is still what the store holds (any
