@@ -24,9 +24,10 @@ import json
 import re
 import subprocess
 import sys
+import warnings
 from collections.abc import Awaitable, Callable, Iterator
 from importlib.metadata import version
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qs
 
 from pydantic import BaseModel
@@ -129,7 +130,7 @@ def _query(q: QdrantLocal, name: str, body: Any, _: dict[str, str]) -> Any:
     req = models.QueryRequest.model_validate(body)
     return q.query_points(
         name,
-        query=req.query,
+        query=cast(Any, req.query),  # the client sends a Query, never a bare vector
         using=req.using,
         prefetch=req.prefetch,
         query_filter=req.filter,
@@ -185,6 +186,8 @@ class QdrantRestShim:
 
     def __init__(self, path: str | None = None) -> None:
         self.local = QdrantLocal(location=path or ":memory:")
+        # a server builds the payload indexes the client asks for; local mode only warns
+        warnings.filterwarnings("ignore", message="Payload indexes have no effect")
         major, minor = version("qdrant-client").split(".")[:2]
         self._root = {"title": "qdrant - vector search engine", "version": f"{major}.{minor}.0"}
 
