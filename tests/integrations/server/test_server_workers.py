@@ -28,6 +28,7 @@ from memhub.store.edge import EdgeStore
 from memhub.store.server import QdrantServerStore
 from memhub.testing import qdrant_rest
 from memhub_server.auth import KEYS_FILE, KeyStore
+from memhub_server.limits import Limit
 from memhub_server.schedule import claim_round
 
 pytestmark = [pytest.mark.enable_socket, pytest.mark.network]
@@ -317,6 +318,15 @@ def test_workers_answer_on_one_port_and_metrics_count_every_worker(pair):
     # whichever worker answers /metrics, it counts the searches every worker answered
     for _ in range(4):
         assert _requests_counted(served.base, admin, "/v1/memories/search") == 12
+    # rate windows are per worker (memory://): a key limited to 3 a minute gets at least 3
+    # and at most 2 x 3 of 10 requests, the rest 429
+    limited, _ = pair.keys.create("slow", limits=Limit(rate="3/minute"))
+    statuses = [
+        httpx.get(f"{served.base}/v1/memories/", params={"user_id": "u"}, headers=_auth(limited))
+        for _ in range(10)
+    ]
+    admitted = sum(r.status_code == 200 for r in statuses)
+    assert 3 <= admitted <= 6 and sum(r.status_code == 429 for r in statuses) == 10 - admitted
     assert served.stop() == 0
     assert "2 workers stopped" in served.output()
 
@@ -332,3 +342,15 @@ def test_the_worker_factory_says_how_it_is_run(monkeypatch):
     monkeypatch.delenv(OPTIONS_ENV, raising=False)
     with pytest.raises(UsageError, match="serve-api --workers"):
         create_worker_app()
+
+
+def test_workers_that_cannot_reach_qdrant_stop_the_command_with_the_reason(tmp_path):
+    url = f"http://127.0.0.1:{_free_port()}"  # nobody listens there
+    served = Served(tmp_path, tmp_path / "store", url, "unreachable", "--workers", "2")
+    try:
+        code = served.proc.wait(timeout=120)
+    finally:
+        served.stop()
+    assert code != 0
+    assert f"cannot reach the Qdrant server at {url}" in served.output()
+    assert "a worker could not start" in served.output()

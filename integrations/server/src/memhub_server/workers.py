@@ -120,7 +120,10 @@ def run(config_kwargs: dict[str, Any], workers: int, sock: Any, args: Namespace)
     import tempfile
 
     import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
     from uvicorn.supervisors import Multiprocess
+
+    from memhub.errors import MemHubError
 
     os.environ[OPTIONS_ENV] = worker_options(args)
     own_dir = None
@@ -128,10 +131,14 @@ def run(config_kwargs: dict[str, Any], workers: int, sock: Any, args: Namespace)
         own_dir = tempfile.TemporaryDirectory(prefix="memhub-metrics-")
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = own_dir.name
     config = uvicorn.Config(FACTORY, factory=True, workers=workers, **config_kwargs)
+    supervisor = Multiprocess(config, sockets=[sock])
     try:
-        Multiprocess(config, sockets=[sock]).run()
+        supervisor.run()
     finally:
         if own_dir is not None:
             del os.environ["PROMETHEUS_MULTIPROC_DIR"]
             own_dir.cleanup()
         print(f"memhub: {workers} workers stopped", file=sys.stderr, flush=True)
+    if any(p.exitcode == STARTUP_FAILURE for p in supervisor.processes):
+        # e.g. the Qdrant server cannot be reached: the worker said why, above
+        raise MemHubError("a worker could not start (see its error above); nothing is served")
