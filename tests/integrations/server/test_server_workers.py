@@ -29,7 +29,7 @@ from memhub.store.server import QdrantServerStore
 from memhub.testing import qdrant_rest
 from memhub_server.auth import KEYS_FILE, KeyStore
 from memhub_server.limits import Limit
-from memhub_server.schedule import claim_round
+from memhub_server.schedule import DigestSchedule, claim_round
 
 pytestmark = [pytest.mark.enable_socket, pytest.mark.network]
 
@@ -354,3 +354,26 @@ def test_workers_that_cannot_reach_qdrant_stop_the_command_with_the_reason(tmp_p
     assert code != 0
     assert f"cannot reach the Qdrant server at {url}" in served.output()
     assert "a worker could not start" in served.output()
+
+
+async def test_two_shared_digest_schedules_over_one_store_run_each_round_once(
+    fresh_store, make_service
+):
+    service = make_service(fresh_store)
+    await service.open()
+    rounds: list[tuple[str, float]] = []
+    schedules = [
+        DigestSchedule(service, 1.0, lambda line, n=n: rounds.append((n, time.time())), shared=True)
+        for n in ("a", "b")
+    ]
+    for schedule in schedules:
+        schedule.start()  # both due at the same moment, one second on
+    try:
+        await asyncio.sleep(3.6)
+    finally:
+        for schedule in schedules:
+            await schedule.stop()
+        await service.close()
+    times = sorted(at for _, at in rounds)
+    assert 2 <= len(times) <= 4, rounds  # one round a second, not two
+    assert min(b - a for a, b in zip(times, times[1:], strict=False)) > 0.5, rounds
