@@ -205,7 +205,7 @@ def test_two_processes_racing_to_update_one_memory_leave_one_winner_each_time(tw
     chain = [current]
     winners: list[str] = []
     pool = ThreadPoolExecutor(2)
-    for n in range(4):
+    for n in range(8):
 
         def put(served: Served, text: str, target: str = current) -> httpx.Response:
             return httpx.put(
@@ -377,3 +377,35 @@ async def test_two_shared_digest_schedules_over_one_store_run_each_round_once(
     times = sorted(at for _, at in rounds)
     assert 2 <= len(times) <= 4, rounds  # one round a second, not two
     assert min(b - a for a, b in zip(times, times[1:], strict=False)) > 0.5, rounds
+
+
+async def test_of_two_writers_in_the_same_millisecond_with_one_rev_the_second_loses(
+    monkeypatch, tmp_path
+):
+    """Two processes can write ``rev + 1`` of one memory at the same millisecond: the one
+    whose conditional write did not apply must not take the other's write for its own."""
+    import memhub.engine.core as engine_core
+    from memhub import Settings
+    from memhub.engine.payload import as_memory
+    from memhub.errors import ConflictError
+    from memhub.ids import to_point_id
+    from memhub.testing import HashEmbedder
+    from memhub_server.service import MemoryService
+
+    store = QdrantServerStore(":memory:")
+    service = MemoryService(Settings(storage_dir=str(tmp_path)), store=store, embed=HashEmbedder())
+    await service.open()
+    try:
+        client = await service.client("acme")
+        written = await client.add("My favourite colour is green", user_id="u")
+        fact = written.decisions[0].memory_id
+        (point,) = await store.retrieve("memories", [to_point_id(fact)])
+        stale = as_memory(point.payload)  # what both writers read
+        monkeypatch.setattr(engine_core, "now", lambda: "2026-01-01T00:00:00.000Z")
+        await service.engine.update(stale, {"superseded_by": "first"})
+        with pytest.raises(ConflictError):
+            await service.engine.update(stale, {"superseded_by": "second"})
+        (point,) = await store.retrieve("memories", [to_point_id(fact)])
+        assert point.payload["superseded_by"] == "first"
+    finally:
+        await service.close()

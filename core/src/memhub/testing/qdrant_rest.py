@@ -268,6 +268,7 @@ def main() -> None:
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", args.port))
+    sock.listen(128)  # connections queue from now on: the printed port is ready
     config = uvicorn.Config(
         QdrantRestShim(args.path), log_level="warning", access_log=False, lifespan="on"
     )
