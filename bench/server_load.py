@@ -5,6 +5,7 @@
     python bench/server_load.py --slow-judge 5 [--quick]
     python bench/server_load.py --flood 5 [--quick]
     python bench/server_load.py --sweep 1,8,32 [--quick]
+    python bench/server_load.py --workers 1,2 [--sweep 1,8,32] [--flood 5] [--quick]
 
 With ``--slow-judge S`` it runs the load twice on one server: quiet, then while
 another tenant keeps writing through a judge that takes S seconds per call
@@ -19,6 +20,14 @@ most 1.3x), and the flooder's answers are counted (most must be 429).
 
 With ``--sweep 1,8,32`` the load runs once per client count, on one server, and one
 line per count gives p50/p95 of add and search.
+
+With ``--workers 1,2`` the store is a Qdrant REST endpoint over qdrant-client's local
+mode (``memhub.testing.qdrant_rest``, test infrastructure: one process, one call at a
+time) and the server is ``memhub serve-api --workers N`` over it, a fresh store per
+worker count: the sweep (default 1,8,32 clients) runs at each count, then, with
+``--flood R``, the flooding tenant's run. One table compares p50/p95 of add and search
+per client count with the one-worker figures as the baseline; rate windows are per
+worker (``memory://``), so with N workers the flooder may pass N x its rate.
 
 The server runs in its own process (``--serve``, started by this script) on
 127.0.0.1 over a fresh store in a temp dir; the clients share one ``httpx``
@@ -51,6 +60,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from _util import percentile, real_facts, real_queries  # noqa: E402
+
+HASH_ENV = "MEMHUB_BENCH_HASH_EMBEDDER"
+if os.environ.get(HASH_ENV) == "1":
+    # ``serve-api --workers`` spawns workers that import this file again (as ``__mp_main__``):
+    # they use the hash embedder too
+    from memhub.testing.offline import use_hash_embedder
+
+    use_hash_embedder()
 
 HOST = "127.0.0.1"
 USERS = [f"u{i:02d}" for i in range(8)]
@@ -418,6 +435,141 @@ async def run_slow_judge(base: str, key: str, slow_key: str, args: argparse.Name
     return {"quiet": quiet, "slow_judge": loaded, "ratio_p95": s / q, "slow_tenant_ms": slow_ms}
 
 
+def serve_api(store: str, port: int, workers: int) -> int:
+    """``memhub --storage-dir STORE serve-api --port PORT --workers N`` in this process."""
+    import memhub_server.cli as server_cli
+    from memhub.cli import app
+    from memhub.errors import UsageError
+
+    try:
+        app.build_parser().parse_args(["keys", "list"])
+    except UsageError:  # the entry point is not installed: register the server's commands
+        app.COMMAND_MODULES.append(server_cli)
+    argv = ["--storage-dir", store, "serve-api", "--port", str(port), "--workers", str(workers)]
+    return app.main([*argv, "--digest-every", "0"])
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_ready(base: str, child: subprocess.Popen, seconds: float = 300.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if child.poll() is not None:
+            raise SystemExit(f"serve-api exited {child.returncode}")
+        try:
+            if httpx.get(f"{base}/ready", timeout=60).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    raise SystemExit(f"serve-api was not ready in {seconds:g} s")
+
+
+def _stop(child: subprocess.Popen) -> None:
+    child.send_signal(signal.SIGTERM)
+    try:
+        child.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+
+
+def run_workers(args: argparse.Namespace) -> dict:
+    """The sweep (and the flood) at each worker count of ``--workers``, each over a fresh
+    store on the Qdrant shim; one table, the one-worker figures as the baseline."""
+    from memhub.testing import qdrant_rest
+    from memhub_server.auth import KEYS_FILE, KeyStore
+    from memhub_server.limits import Limit
+
+    sweep = args.sweep or [1, 8, 32]
+    by_workers: dict[int, dict] = {}
+    for workers in args.workers:
+        folder = Path(tempfile.mkdtemp(prefix="memhub-server-workers-"))
+        store = folder / "store"
+        keys = KeyStore(store / KEYS_FILE)
+        key, _ = keys.create("bench")
+        flood_key, _ = keys.create("flood", limits=Limit(rate=f"{max(args.flood, 1):g}/second"))
+        env = {
+            **os.environ,
+            "MEMHUB_CONFIG": str(folder / "config.yaml"),
+            HASH_ENV: "1" if args.embedder == "hash" else "0",
+        }
+        with qdrant_rest.running() as qdrant:
+            env["MEMHUB_QDRANT_URL"] = qdrant
+            port = _free_port()
+            base = f"http://{HOST}:{port}"
+            command = [sys.executable, __file__, "--serve-api", str(store), str(port), str(workers)]
+            child = subprocess.Popen(
+                command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            try:
+                _wait_ready(base, child)
+                print(f"\n== {workers} worker(s) on {base}, Qdrant shim {qdrant}", file=sys.stderr)
+                runs = {}
+                for clients in sweep:
+                    args.clients = clients
+                    runs[clients] = asyncio.run(run_load(base, key, args))
+                flood = None
+                if args.flood:
+                    args.clients = 8
+                    flood = asyncio.run(run_flood(base, key, flood_key, args))
+            finally:
+                _stop(child)
+                shutil.rmtree(folder, ignore_errors=True)
+        by_workers[workers] = {"runs": runs, "flood": flood}
+    _print_workers(by_workers, sweep)
+    problems = [
+        p
+        for w in by_workers.values()
+        for r in [
+            *w["runs"].values(),
+            *([w["flood"]["quiet"], w["flood"]["flood"]] if w["flood"] else []),
+        ]
+        for p in r["verify_problems"]
+    ]
+    return {"workers": by_workers, "verify_problems": problems}
+
+
+def _print_workers(by_workers: dict[int, dict], sweep: list[int]) -> None:
+    base = min(by_workers)
+    print(f"\np50 / p95 ms per route; ratio: p95 against {base} worker(s), from this one run")
+    head = f"{'route':<8}{'clients':>8}"
+    for workers in by_workers:
+        head += f"{f'{workers}w p50':>10}{f'{workers}w p95':>10}{f'{workers}w req/s':>12}"
+        if workers != base:
+            head += f"{'p95 ratio':>10}"
+    print(head)
+    for op in ("add", "search"):
+        for clients in sweep:
+            line = f"{op:<8}{clients:>8}"
+            for workers, got in by_workers.items():
+                ops = got["runs"][clients]["ops"]
+                figures = ops[op]
+                rps = ops["all"]["rps"]
+                line += f"{figures['p50']:>10.1f}{figures['p95']:>10.1f}{rps:>12.1f}"
+                if workers != base:
+                    ratio = figures["p95"] / by_workers[base]["runs"][clients]["ops"][op]["p95"]
+                    line += f"{ratio:>9.2f}x"
+            print(line)
+    for workers, got in by_workers.items():
+        if got["flood"]:
+            f = got["flood"]
+            statuses = f["flooder_statuses"]
+            refused = statuses.get(429, 0) / max(1, sum(statuses.values()))
+            print(
+                f"flood, {workers} worker(s): other tenant's p95 quiet "
+                f"{f['quiet']['ops']['all']['p95']:.1f} ms, beside the flood "
+                f"{f['flood']['ops']['all']['p95']:.1f} ms: {f['ratio_p95']:.2f}x; "
+                f"flooder {refused:.0%} refused"
+            )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=16)
@@ -451,12 +603,23 @@ def main() -> int:
         metavar="N,N,...",
         help="run the load once per client count (e.g. 1,8,32)",
     )
+    parser.add_argument(
+        "--workers",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=None,
+        metavar="N,N,...",
+        help="run serve-api --workers N over a Qdrant shim, once per count (e.g. 1,2)",
+    )
     parser.add_argument("--serve", metavar="STORE", help=argparse.SUPPRESS)  # the child process
+    parser.add_argument("--serve-api", nargs=3, help=argparse.SUPPRESS)  # STORE PORT WORKERS
     parser.add_argument("--flood-child", nargs=4, help=argparse.SUPPRESS)  # the flooder's
     args = parser.parse_args()
     if args.serve:
         serve(args.serve, args.embedder, args.slow_judge)
         return 0
+    if args.serve_api:
+        store, port, workers = args.serve_api
+        return serve_api(store, int(port), int(workers))
     if args.flood_child:
         base, key, rate, seconds = args.flood_child
         flood_child(base, key, float(rate), float(seconds))
@@ -467,6 +630,13 @@ def main() -> int:
         parser.error("--clients 1-256, --seconds up to 600, --write-ratio 0-1")
     if not 0 <= args.flood <= 50 or any(not 1 <= n <= 256 for n in args.sweep or []):
         parser.error("--flood 0-50 requests/s, --sweep counts 1-256")
+    if args.workers:
+        if any(not 1 <= n <= 8 for n in args.workers):
+            parser.error("--workers counts 1-8")
+        result = run_workers(args)
+        if args.json:
+            Path(args.json).write_text(json.dumps(result, indent=2))
+        return 1 if result["verify_problems"] else 0
 
     from memhub_server.auth import KEYS_FILE, KeyStore
     from memhub_server.limits import Limit

@@ -9,6 +9,7 @@ audit log and the snapshot counter. The operations themselves live in
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from collections.abc import Iterable, Sequence
 from contextvars import ContextVar
@@ -44,6 +45,11 @@ counts the change under it, so a tenant's ``snapshot_version`` counts its own wr
 SCHEMA_VERSION = 2
 # What a pending new version carries until it is activated: its replace's audit step.
 PENDING_STEP: Final = "replace_step"
+
+
+def _json(value: Any) -> str:
+    """``value`` as the store gives it back (JSON: tuples read back as lists)."""
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 def with_access(payload: Memory) -> Memory:
@@ -322,9 +328,13 @@ class Engine:
         after = await self.store.retrieve("memories", [pid])
         if not after:
             raise NotFoundError(f"no memory with id {payload['id']}")
+        got = after[0].payload
+        # rev and time alone do not tell two writers apart: processes sharing a server can
+        # both write rev + 1 in the same millisecond. What this write changed must be there.
         if (
-            after[0].payload.get("rev") != rev + 1
-            or after[0].payload.get("updated_at") != new["updated_at"]
+            got.get("rev") != rev + 1
+            or got.get("updated_at") != new["updated_at"]
+            or (not replace and any(_json(got.get(k)) != _json(new.get(k)) for k in patch))
         ):
             raise ConflictError(
                 f"memory {payload['id']} was changed by another writer; read it again and retry"

@@ -42,7 +42,7 @@ from memhub.engine import browse
 from memhub.engine.export import export
 from memhub.errors import InvalidInputError
 from memhub.models import ImportResult
-from memhub_server.schedule import Periodic
+from memhub_server.schedule import Periodic, claim_round
 from memhub_server.service import MemoryService
 
 log = logging.getLogger("memhub.backup")
@@ -172,6 +172,8 @@ class BackupSchedule(Periodic):
     """``backup(...)`` of every tenant every ``interval`` seconds, keeping ``keep``.
 
     A failed round is reported and retried one interval later; it never stops the server.
+    Each round is claimed in the store first (``schedule.claim_round``), so of several
+    processes over one store, one takes it.
     """
 
     name = "memhub-backup"
@@ -188,12 +190,17 @@ class BackupSchedule(Periodic):
         self.report = report or log.info
 
     async def _run(self) -> None:
+        since = time.time()
         while True:
-            await asyncio.sleep(self.interval)
+            await asyncio.sleep(max(0.0, since + self.interval - time.time()))
             started = time.monotonic()
             try:
+                won, since = await claim_round(self.service.engine.store, "backup", since)
+                if not won:
+                    continue
                 folder = await backup(self.service, self.root, keep=self.keep)
             except Exception as err:  # a failed round must not stop the server
+                since = time.time()
                 self.report(f"backup failed, retrying in {self.interval:g}s: {err!r}")
                 continue
             self.report(f"backup: {folder} in {time.monotonic() - started:.1f}s")

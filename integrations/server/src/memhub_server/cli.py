@@ -7,6 +7,7 @@ point and calls ``register(add)`` like its own command modules (see
 
 from __future__ import annotations
 
+import argparse
 import ipaddress
 import sys
 from dataclasses import asdict
@@ -18,6 +19,7 @@ from memhub_server import backup_cli
 
 if TYPE_CHECKING:
     from memhub.cli.app import AddCommand, Invocation
+    from memhub_server.auth import KeyStore
 
 
 def register(add: AddCommand) -> None:
@@ -26,6 +28,14 @@ def register(add: AddCommand) -> None:
         "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)"
     )
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes on the port (default 1); more than 1 needs qdrant_url (a Qdrant "
+        "server): the embedded store is one process's",
+    )
     p.add_argument(
         "--max-body-bytes",
         type=int,
@@ -144,7 +154,7 @@ def _digest_option(p) -> None:
     )
 
 
-def _schedule(inv: Invocation, service, settings: Settings):
+def _schedule(inv: Invocation, service, settings: Settings, *, shared: bool = False):
     """The digest schedule asked for with ``--digest-every`` (24 hours in dual mode when not
     given), started; ``None`` when it is off."""
     from memhub_server.schedule import DUAL_DEFAULT, STATE_FILE, DigestSchedule, parse_interval
@@ -159,7 +169,9 @@ def _schedule(inv: Invocation, service, settings: Settings):
         _say("memhub: scheduled digest off (--digest-every 0)")
         return None
     state = Path(settings.storage_dir) / STATE_FILE
-    schedule = DigestSchedule(service, seconds, lambda line: _say(f"memhub: {line}"), state)
+    schedule = DigestSchedule(
+        service, seconds, lambda line: _say(f"memhub: {line}"), state, shared=shared
+    )
     schedule.start()
     unit = "" if every.strip()[-1:].isalpha() else "h"
     _say(f"memhub: digest of pending scopes every {every.strip()}{unit}")
@@ -197,7 +209,7 @@ def _is_loopback(host: str) -> bool:
 async def _serve_api(inv: Invocation) -> None:
     import uvicorn
 
-    from memhub_server import logs
+    from memhub_server import logs, workers
     from memhub_server.app import DEFAULT_MAX_BODY, create_app
     from memhub_server.auth import KEYS_FILE, KeyStore
     from memhub_server.hub import listen
@@ -218,8 +230,12 @@ async def _serve_api(inv: Invocation) -> None:
 
         parse_interval(a.backup_every)
     settings = inv.settings()
+    workers.check_workers(a.workers, settings)  # before anything is opened or bound
     keys = KeyStore(Path(settings.storage_dir) / KEYS_FILE)
     keys.check()  # a broken key file fails here, with the reason, before anything listens
+    if a.workers > 1:
+        _serve_workers(a, settings, keys)
+        return
     service = _service(settings)
     await service.open()  # a store held elsewhere fails here, before anything listens
     try:
@@ -233,21 +249,7 @@ async def _serve_api(inv: Invocation) -> None:
         max_body_bytes=a.max_body_bytes or DEFAULT_MAX_BODY,
         metrics=not a.no_metrics,
     )
-    if not _is_loopback(a.host):
-        print(
-            f"memhub: warning: binding {a.host}, not loopback: other machines can reach this "
-            f"service. Every request still needs an API key; put TLS in front of it.",
-            file=sys.stderr,
-        )
-    if not keys.list_keys():
-        print(
-            "memhub: warning: no API keys yet, every request will get 401: "
-            "run `memhub keys create --tenant NAME`",
-            file=sys.stderr,
-        )
-    host = f"[{a.host}]" if ":" in a.host else a.host
-    print(f"memhub REST API on http://{host}:{a.port} (store: {settings.storage_dir})", flush=True)
-    print(f"memory inspector: http://{host}:{a.port}/ui/ (sign in with an API key)", flush=True)
+    _banner(a.host, a.port, settings, keys)
     config = uvicorn.Config(
         app,
         log_level="warning",
@@ -255,7 +257,7 @@ async def _serve_api(inv: Invocation) -> None:
         timeout_graceful_shutdown=a.graceful_timeout,
     )
     server = DrainingServer(config)
-    schedule = _schedule(inv, service, settings)
+    schedule = _schedule(inv, service, settings, shared=True)
     backups = backup_cli.schedule(inv, service, settings, _say)
     handler = logs.configure(a.log_format)
     try:
@@ -266,6 +268,43 @@ async def _serve_api(inv: Invocation) -> None:
                 await running.stop()
         await service.close()
         logs.unconfigure(handler)
+
+
+def _banner(host: str, port: int, settings: Settings, keys: KeyStore) -> None:
+    if not _is_loopback(host):
+        print(
+            f"memhub: warning: binding {host}, not loopback: other machines can reach this "
+            f"service. Every request still needs an API key; put TLS in front of it.",
+            file=sys.stderr,
+        )
+    if not keys.list_keys():
+        print(
+            "memhub: warning: no API keys yet, every request will get 401: "
+            "run `memhub keys create --tenant NAME`",
+            file=sys.stderr,
+        )
+    shown = f"[{host}]" if ":" in host else host
+    print(f"memhub REST API on http://{shown}:{port} (store: {settings.storage_dir})", flush=True)
+    print(f"memory inspector: http://{shown}:{port}/ui/ (sign in with an API key)", flush=True)
+
+
+def _serve_workers(a: argparse.Namespace, settings: Settings, keys: KeyStore) -> None:
+    """``serve-api --workers N``: uvicorn's supervisor over N worker processes (``workers``)."""
+    from memhub_server import workers
+    from memhub_server.hub import listen
+
+    sock = listen(a.host, a.port)
+    _banner(a.host, a.port, settings, keys)
+    _say(f"memhub: {a.workers} worker processes over {settings.qdrant_url}")
+    config = {
+        "log_level": "warning",
+        "lifespan": "on",
+        "timeout_graceful_shutdown": a.graceful_timeout,
+    }
+    try:
+        workers.run(config, a.workers, sock, a)
+    finally:
+        sock.close()
 
 
 async def _serve(inv: Invocation, *, open_browser: bool = False) -> None:

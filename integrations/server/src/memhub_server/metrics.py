@@ -24,6 +24,15 @@ process, as in the tests, never mix their counts). The series:
 labels. ``tenant`` labels grow with the number of tenants: a server of thousands of
 tenants should drop the label in its scrape config (``metric_relabel_configs``).
 
+Several worker processes (``serve-api --workers N``) count in Prometheus' multiprocess
+mode: each worker writes its counts into the folder ``PROMETHEUS_MULTIPROC_DIR`` names
+(the supervisor makes one when it is not set), and whichever worker answers
+``GET /metrics`` sums every worker's requests, latencies and decisions there.
+``memhub_memories`` is the latest count any worker made (they count the same store);
+``memhub_owner_loop_tasks`` and ``memhub_embed_queue_depth`` are per worker (a ``pid``
+label), as of that worker's last answered request. The inspector's overview shows the
+worker that answers it.
+
 ``GET /metrics`` is served by ``memhub serve-api`` (``--no-metrics`` turns it off)
 and needs an operator's key (``memhub keys create --admin``): Prometheus sends it
 with ``authorization: {credentials_file: ...}``. The local hub does not serve it.
@@ -32,6 +41,7 @@ with ``authorization: {credentials_file: ...}``. The local hub does not serve it
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Sequence
 from typing import Annotated, Any
@@ -45,6 +55,7 @@ from prometheus_client import (
     Gauge,
     Histogram,
     generate_latest,
+    multiprocess,
 )
 from starlette.exceptions import HTTPException
 
@@ -56,6 +67,15 @@ from memhub.models import WriteResult
 BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 _bearer = HTTPBearer(auto_error=False)
 COUNT_EVERY_S = 15.0  # memories per tenant are recounted at most this often
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def shared_across_processes() -> bool:
+    """Whether this process counts in Prometheus' multiprocess mode (see the module docstring).
+
+    prometheus-client decides it once, when it is first imported: the variable must be set
+    before that (the supervisor of ``serve-api --workers`` sets it for its workers)."""
+    return bool(os.environ.get(MULTIPROC_ENV))
 
 
 class TimedEmbedder:
@@ -121,27 +141,34 @@ class Metrics:
             ["tenant", "action"],
             registry=r,
         )
+        self.shared = shared_across_processes()
         self.memories = Gauge(
             "memhub_memories",
             "Stored memories per tenant (every layer and status).",
             ["tenant"],
             registry=r,
+            multiprocess_mode="mostrecent",
         )
         engine = service.engine
         inner = engine.embedder
         if isinstance(inner, TimedEmbedder):  # a second app over the same service counts anew
             inner = inner.inner
         self._embedder = engine.embedder = TimedEmbedder(inner, self.embed)
-        owner = Gauge(
+        self._owner = Gauge(
             "memhub_owner_loop_tasks",
             "Operations in flight on the engine's event loop (its queue).",
             registry=r,
+            multiprocess_mode="all",
         )
-        owner.set_function(self.owner_tasks)
-        queue = Gauge(
-            "memhub_embed_queue_depth", "Texts waiting for the shared embedder.", registry=r
+        self._queue = Gauge(
+            "memhub_embed_queue_depth",
+            "Texts waiting for the shared embedder.",
+            registry=r,
+            multiprocess_mode="all",
         )
-        queue.set_function(self._embedder.queued)
+        if not self.shared:  # read at scrape time; across processes, at each request's end
+            self._owner.set_function(self.owner_tasks)
+            self._queue.set_function(self._embedder.queued)
         self._counted_at = 0.0
 
     def owner_tasks(self) -> int:
@@ -164,6 +191,9 @@ class Metrics:
         """Count one answered request (``logs.RequestLog`` calls it)."""
         self.requests.labels(route, method, str(status), tenant).inc()
         self.latency.labels(route, method).observe(seconds)
+        if self.shared:
+            self._owner.set(self.owner_tasks())
+            self._queue.set(self._embedder.queued())
 
     def write_decisions(self, tenant: str, result: WriteResult) -> None:
         """Count the judge's decisions of one add, the ``NOOP`` and ``INVALID`` ones too."""
@@ -248,4 +278,8 @@ async def metrics(
     list_keys = getattr(auth, "list_keys", None)
     tenants = [k.tenant for k in list_keys()] if list_keys else []
     await counters.count_memories(tenants)
-    return Response(generate_latest(counters.registry), media_type=CONTENT_TYPE_LATEST)
+    registry = counters.registry
+    if counters.shared:  # every worker's counts, from the shared folder
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+    return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)

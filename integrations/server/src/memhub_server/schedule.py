@@ -7,6 +7,13 @@ pending scopes (written in dual mode since the last digest) is digested once,
 and what was done is logged. The time of that round is kept in the store's
 folder, so a hub restarted every day still digests once a day instead of never.
 A failed round is logged and retried one interval later; it never stops the server.
+
+Several processes over one store (``serve-api --workers N``, or ``serve-api`` on several
+machines over one Qdrant) each run the schedule, and each round is claimed first in the
+store's ``meta`` collection (:func:`claim_round`): a conditional write on the round's
+record, so of the processes that find a round due, one runs it and the others skip it.
+The claim lives in the store, not in a lock file, because the store is the one thing
+processes on different machines share.
 """
 
 from __future__ import annotations
@@ -17,12 +24,13 @@ import json
 import logging
 import re
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 from memhub import UsageError
 from memhub.models import DigestResult
-from memhub.store.base import Match, Where, pages
+from memhub.store.base import Match, MemoryStore, StoredPoint, Where, pages
 from memhub_server.service import MemoryService
 
 log = logging.getLogger("memhub.digest")
@@ -43,6 +51,38 @@ def parse_interval(text: str) -> float:
     if found is None:
         raise UsageError(f"not a duration: {text!r} (e.g. 24h, 30m, 90s, 1d; 0 turns it off)")
     return float(found[1]) * _UNITS[found[2] or "h"]
+
+
+def round_record_id(name: str) -> str:
+    """The id of the ``meta`` point that records ``name``'s last claimed round."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"memhub:schedule:{name}"))
+
+
+async def claim_round(store: MemoryStore, name: str, since: float) -> tuple[bool, float]:
+    """Claim the round of schedule ``name`` that is due after ``since`` (when this process last
+    saw a round run): ``(True, now)`` if this process is to run it, ``(False, then)`` if
+    another process ran one at ``then`` (after ``since``) or won the claim just now.
+
+    The claim is a write conditional on the record's ``rev``: of two processes claiming at
+    once, one write applies and the other finds the winner's mark when it reads back.
+    """
+    pid = round_record_id(name)
+    found = await store.retrieve("meta", [pid])
+    record = found[0].payload if found else {}
+    rev, last = int(record.get("rev", 0)), record.get("last_run")
+    if last is not None and float(last) > since:
+        return False, float(last)
+    now, mark = time.time(), uuid.uuid4().hex
+    payload = {"kind": "schedule_round", "name": name, "last_run": now, "rev": rev + 1}
+    await store.upsert(
+        "meta",
+        [StoredPoint(pid, {**payload, "by": mark})],
+        only_if=Where(must=(Match("rev", rev),)),
+    )
+    after = await store.retrieve("meta", [pid])
+    if after and after[0].payload.get("by") == mark:
+        return True, now
+    return False, float(after[0].payload["last_run"]) if after else now
 
 
 async def pending_tenants(service: MemoryService) -> list[str]:
@@ -72,6 +112,7 @@ class Periodic:
 
     name = "memhub-periodic"
     _task: asyncio.Task | None = None
+    service: MemoryService
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name=self.name)
@@ -96,6 +137,8 @@ class DigestSchedule(Periodic):
         report: where each round's summary line goes (default: the ``memhub.digest`` logger).
         state: a file that keeps when the last round with work ran, across restarts (the first
             round then runs one interval after that, at once if it is overdue).
+        shared: other processes run this schedule over the same store: claim each round
+            first (:func:`claim_round`) and skip the rounds another process ran.
     """
 
     name = "memhub-digest"
@@ -106,8 +149,10 @@ class DigestSchedule(Periodic):
         interval: float,
         report: Callable[[str], None] | None = None,
         state: Path | None = None,
+        *,
+        shared: bool = False,
     ) -> None:
-        self.service, self.interval = service, interval
+        self.service, self.interval, self.shared = service, interval, shared
         self.report = report or log.info
         self._state = state
         self._since = self._load()
@@ -130,10 +175,18 @@ class DigestSchedule(Periodic):
     async def _run(self) -> None:
         while True:
             await asyncio.sleep(max(0.0, self._since + self.interval - time.time()))
-            self._since = time.time()
             try:
+                if self.shared:
+                    won, self._since = await claim_round(
+                        self.service.engine.store, "digest", self._since
+                    )
+                    if not won:
+                        continue
+                else:
+                    self._since = time.time()
                 done = await digest_pending(self.service)
             except Exception as err:  # a failed round must not stop the server
+                self._since = time.time()
                 self.report(f"digest failed, retrying in {self.interval:g}s: {err!r}")
                 continue
             if done:
