@@ -1,7 +1,8 @@
 # Two commands on a fresh machine with only python3, pip and make:
 #   make demo   - the HMG guide scenario, offline
-#   make test   - the gates (make lint), then the whole test suite, then the TypeScript
-#                 client's (make test-ts: needs node >= 18 and npm; .ci/run installs them)
+#   make test   - the gates (make lint), the docs site (make docs), then the whole test suite,
+#                 then the TypeScript client's (make test-ts: needs node >= 18 and npm;
+#                 .ci/run installs them)
 # Both create .venv, install uv into it and sync the workspace first.
 
 PYTHON ?= python3
