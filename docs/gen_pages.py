@@ -17,6 +17,7 @@ import asyncio
 import json
 import os
 import tempfile
+import typing
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -168,14 +169,14 @@ def configuration_page() -> str:
         "start with every key commented out, and `memhub config` prints the effective "
         "values (keys masked) with where each came from.",
         "",
-        "| key | environment | type | default | description |",
-        "|---|---|---|---|---|",
+        "| key and variable | type | default | description |",
+        "|---|---|---|---|",
     ]
     for key, field in Settings.model_fields.items():
         kind = _type_name(field.annotation)
         default = "" if field.default is None else f"`{field.default}`"
         out.append(
-            f"| `{key}` | `MEMHUB_{key.upper()}` | {_cell(kind)} | {default} | "
+            f"| `{key}`<br>`MEMHUB_{key.upper()}` | {kind} | {default} | "
             f"{_cell(field.description or '')} |"
         )
     out += [
@@ -199,9 +200,12 @@ def configuration_page() -> str:
 
 def _type_name(annotation: Any) -> str:
     """``str``, ``int``, ``str | None``, ``Literal['system1', 'dual']``, ..."""
+    if typing.get_origin(annotation) is typing.Literal:
+        return "one of " + ", ".join(f"`{v}`" for v in typing.get_args(annotation))
     if isinstance(annotation, type) and not getattr(annotation, "__args__", None):
         return f"`{annotation.__name__}`"
-    return "`" + str(annotation).replace("typing.", "").replace("pydantic.types.", "") + "`"
+    text = str(annotation).replace("typing.", "").replace("pydantic.types.", "")
+    return " or ".join(f"`{part}`" for part in text.split(" | "))  # a | would end the cell
 
 
 # -- REST -----------------------------------------------------------------------------------------
@@ -286,7 +290,7 @@ def _schema_type(schema: dict[str, Any]) -> str:
     if schema.get("type") == "array":
         return f"array of {_schema_type(schema.get('items', {}))}"
     if "enum" in schema:
-        return " \\| ".join(f"`{v}`" for v in schema["enum"])
+        return "one of " + ", ".join(f"`{v}`" for v in schema["enum"])
     return str(schema.get("type", "any"))
 
 
