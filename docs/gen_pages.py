@@ -327,14 +327,17 @@ def mcp_page() -> str:
         "`memhub-mcp` serves memhub to MCP clients over stdio (`memhub-mcp`) or streamable "
         "HTTP (`memhub-mcp --transport streamable-http --port 8765`, at `/mcp`). "
         f"It offers {len(tools)} tools; this page is generated from the tool list the server "
-        "gives its clients. `forget_user` is deliberately not a tool: an agent must not be "
-        "able to erase its user's memory.",
+        "gives its clients."
+        + (
+            ""
+            if any(t.name == "forget_user" for t in tools)
+            else " `forget_user` is deliberately not a tool: an agent must not be able to "
+            "erase its user's memory."
+        ),
         "",
         "The instructions the server sends a client when it connects:",
         "",
-        "```text",
-        INSTRUCTIONS.strip(),
-        "```",
+        *(f"> {line}" for line in INSTRUCTIONS.strip().splitlines()),
         "",
         "| tool | title | read-only |",
         "|---|---|---|",

@@ -9,7 +9,8 @@ Collected from ``docs/**/*.md`` (one test per block, named ``page.md:line``):
   (in process, ``memhub.cli.app.main``), each succeeding; a ```text block after it is the
   output of the last one;
 - a block that includes a file (``--8<-- "examples/x.py"``) shows a script the end-to-end
-  tests run (``tests/e2e``): it must be named there;
+  tests run (``tests/e2e``): it must be named there (the include sits between
+  ``<!-- fmt: off -->`` and ``<!-- fmt: on -->``, or ``ruff format`` would rewrite it as code);
 - a block that cannot run here carries ``<!-- skip: REASON -->`` on the line above it.
 
 The temporary folder also holds ``mem0-store/``, a store written by mem0 itself
