@@ -1,7 +1,8 @@
 # Two commands on a fresh machine with only python3, pip and make:
 #   make demo   - the HMG guide scenario, offline
-#   make test   - the gates (make lint), then the whole test suite, then the TypeScript
-#                 client's (make test-ts: needs node >= 18 and npm; .ci/run installs them)
+#   make test   - the gates (make lint), the docs site (make docs), then the whole test suite,
+#                 then the TypeScript client's (make test-ts: needs node >= 18 and npm;
+#                 .ci/run installs them)
 # Both create .venv, install uv into it and sync the workspace first.
 
 PYTHON ?= python3
@@ -11,7 +12,7 @@ PY := $(VENV)/bin/python
 UV_VERSION := 0.13.8
 STAMP := $(VENV)/.synced
 
-.PHONY: demo test test-ts bench lint sync clean
+.PHONY: demo test test-ts bench lint sync clean docs
 
 $(UV):
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +31,7 @@ demo: $(STAMP)
 # Two pytest workers (pytest-xdist), one per core: the suite took 12.3 min in one process,
 # 9 min in two.
 test: lint
+	$(MAKE) docs
 	$(PY) -m pytest -q -n 2
 	$(MAKE) test-ts
 
@@ -78,6 +80,12 @@ bench: $(STAMP)
 	$(PY) bench/server_load.py --quick --slow-judge 5
 	@if command -v node >/dev/null && [ -d $(TS)/dist ]; then node bench/ts_client_overhead.mjs; \
 	else echo "bench/ts_client_overhead.mjs skipped: run make test-ts first (needs node)"; fi
+
+# The documentation site, built strictly into site/ (a broken link or reference fails); its
+# reference pages are generated from the code (docs/gen_pages.py). The pages' code blocks are
+# run by tests/docs/test_doc_snippets.py, part of the suite.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -42,14 +42,16 @@ class Settings(BaseModel):
     jev_api_key: SecretStr | None = Field(
         None, description="key for the write judge (defaults to llm_*)"
     )
-    jev_base_url: str | None = None
-    jev_model: str | None = None
+    jev_base_url: str | None = Field(
+        None, description="the write judge's endpoint (unset: llm_base_url)"
+    )
+    jev_model: str | None = Field(None, description="the write judge's model (unset: llm_model)")
     embed_api_key: SecretStr | None = Field(
         None, description="set to embed with a hosted model instead of e5"
     )
-    embed_base_url: str | None = None
-    embed_model: str = "text-embedding-3-small"
-    embed_dimensions: int = 1536
+    embed_base_url: str | None = Field(None, description="the hosted embedder's endpoint")
+    embed_model: str = Field("text-embedding-3-small", description="the hosted embedding model")
+    embed_dimensions: int = Field(1536, description="the hosted model's vector size")
     embed_chars_per_token: float = Field(
         1.2, gt=0, description="ASCII characters per token (hosted embedder)"
     )
@@ -57,11 +59,19 @@ class Settings(BaseModel):
         8192, gt=0, description="longest text embedded, in tokens (e5 reads at most 512)"
     )
 
-    reconcile_relation_threshold: float = Field(0.6, ge=0, le=1)
-    procedure_source_max_chars: int = Field(24000, gt=0)
-    jev_max_question_chars: int = Field(16000, gt=0)
-    procedure_enabled: bool = True
-    derived_context_limit: int = Field(0, ge=0)
+    reconcile_relation_threshold: float = Field(
+        0.6, ge=0, le=1, description="how related a stored memory must be for the judge to see it"
+    )
+    procedure_source_max_chars: int = Field(
+        24000, gt=0, description="most characters of a conversation the LLM extractor reads"
+    )
+    jev_max_question_chars: int = Field(
+        16000, gt=0, description="most characters of one question to the LLM write judge"
+    )
+    procedure_enabled: bool = Field(True, description="extract procedures from coding sessions")
+    derived_context_limit: int = Field(
+        0, ge=0, description="L3 patterns search returns when a call does not say (dual mode)"
+    )
     # 12 chat turns of ~120 tokens each (English and Chinese), with the facts extracted from
     # them, took 1.6-1.9 s (2.0 s of CPU) at load ~3.4 on 2 cores; 20 took 2.3-3.5 s
     # (bench/adversarial_bench.py). A server door must stay under 3 s per request.
@@ -93,8 +103,8 @@ class Settings(BaseModel):
     qdrant_url: str | None = Field(
         None, description="Qdrant server/cluster URL; unset = embedded Qdrant Edge"
     )
-    qdrant_api_key: SecretStr | None = None
-    collection_prefix: str = "memhub"
+    qdrant_api_key: SecretStr | None = Field(None, description="the Qdrant server's API key")
+    collection_prefix: str = Field("memhub", description="collection names begin with it")
 
     @classmethod
     def load(

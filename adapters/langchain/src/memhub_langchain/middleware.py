@@ -71,8 +71,8 @@ class MemHubMiddleware(AgentMiddleware[MemHubState, Any]):
         context=Context(user_id="alice"))
 
     Args:
-        client: a ``MemoryClient`` (for ``ainvoke``) or ``SyncMemoryClient``; either works on both
-        paths.
+        client: a ``MemoryClient`` (for ``ainvoke``) or ``SyncMemoryClient``; either works on
+            both paths.
         user_id / app_id / agent_id: defaults when the runtime context gives none.
         limit: memories recalled per model call.
         groups: which groups reach the prompt: ``profile``, ``proactive``, ``normal``
