@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from memhub import InvalidInputError, NotFoundError
-from memhub.engine import browse
 from memhub.engine.core import Engine
+from memhub.engine.read import browse
 from memhub.engine.records import new_payload
 from memhub.ids import new_id
 from memhub.scope import Scope

@@ -12,9 +12,13 @@ from memhub import _transfer
 from memhub.config import Settings
 from memhub.embed._fair import caller as embed_caller
 from memhub.embed.base import Embedder
-from memhub.engine import digest as digest_ops
-from memhub.engine import erase, hmg, read, shared, transfer, write
+from memhub.engine import hmg, shared
 from memhub.engine.core import Engine, acting_tenant
+from memhub.engine.lifecycle import digest as digest_ops
+from memhub.engine.lifecycle import erase
+from memhub.engine.read import read
+from memhub.engine.transfer import transfer
+from memhub.engine.write import write
 from memhub.errors import InvalidInputError, StoreLockedError, UsageError
 from memhub.models import (
     ConversationResult,
@@ -618,7 +622,8 @@ class MemoryClient:
         include_vectors: bool = False,
         progress: Progress | None = None,
     ) -> ExportResult:
-        """Every version of every memory of this tenant as JSON Lines (``memhub.engine.jsonl``).
+        """Every version of every memory of this tenant as JSON Lines
+        (``memhub.engine.transfer.jsonl``).
 
         Each line carries status, exposure, epistemic level, scope, relations and the audit
         events; sealed and tombstoned memories carry no text (as ``history`` shows them).

@@ -14,7 +14,7 @@ written before they carried a tenant belong to the default tenant ``local``.
 
 A checkpoint record (``kind="checkpoint"``) that names a ``user_id`` (and an
 ``app_id``) ties its thread to that user: ``forget_user`` deletes every record of
-the thread, in both checkpoint collections (``memhub.engine.erase``).
+the thread, in both checkpoint collections (``memhub.engine.lifecycle.erase``).
 
 Example:
     >>> await client.records.put("checkpoints", [StoredPoint(pid, {"thread_id": "t1"})])
@@ -31,10 +31,13 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, get_args
 from weakref import WeakKeyDictionary
 
+from memhub.engine.lifecycle import erase
 from memhub.engine.payload import ITEM_LAYERS, as_memory, as_stored
 from memhub.errors import InvalidInputError
-from memhub.store.base import Collection, IsEmpty, Match, MatchAny, StoredPoint, Where
+from memhub.store.base import Collection, Match, MatchAny, StoredPoint, Where
 from memhub.store.edge import EdgeStore
+from memhub.store.schema import LEGACY_TENANT as _LEGACY_TENANT
+from memhub.store.schema import in_tenant
 
 if TYPE_CHECKING:
     from memhub.client import MemoryClient
@@ -42,18 +45,9 @@ if TYPE_CHECKING:
 __all__ = ["ITEM_LAYERS", "RECORD_COLLECTIONS", "Records"]
 
 RECORD_COLLECTIONS: tuple[Collection, ...] = ("memories", "checkpoints", "checkpoint_writes")
-_LEGACY_TENANT = "local"
 # writes through the record API of every client of a store, per collection (Records.writes)
 _WRITES: WeakKeyDictionary[Any, Counter[str]] = WeakKeyDictionary()
 _WRITES_GUARD = threading.Lock()  # put_now counts from other threads than the engine's
-
-
-def in_tenant(tenant: str) -> Where:
-    """The checkpoint records of ``tenant``: those tagged with it, and for the default tenant
-    those written before records carried one."""
-    if tenant == _LEGACY_TENANT:
-        return Where(should=(Match("tenant", tenant), IsEmpty("tenant")))
-    return Where(must=(Match("tenant", tenant),))
 
 
 def count_write(
@@ -66,6 +60,9 @@ def count_write(
         _WRITES.setdefault(store, Counter())[collection] += 1
         if counted is not None:
             counted()
+
+
+erase.record_writes.append(count_write)  # forget_user deletes threads' records too
 
 
 class Records:

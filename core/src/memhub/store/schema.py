@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memhub.store.base import Collection, IndexSpec
+from memhub.store.base import Collection, IndexSpec, IsEmpty, Match, Where
 
 COLLECTIONS: tuple[Collection, ...] = (
     "memories",
@@ -11,6 +11,18 @@ COLLECTIONS: tuple[Collection, ...] = (
     "checkpoints",
     "checkpoint_writes",
 )
+
+# Records (checkpoints) written before they carried a tenant belong to this one.
+LEGACY_TENANT = "local"
+
+
+def in_tenant(tenant: str) -> Where:
+    """The checkpoint records of ``tenant``: those tagged with it, and for the default tenant
+    those written before records carried one."""
+    if tenant == LEGACY_TENANT:
+        return Where(should=(Match("tenant", tenant), IsEmpty("tenant")))
+    return Where(must=(Match("tenant", tenant),))
+
 
 # Every key a read path filters on has an index: Qdrant filters without one
 # fall back to a full payload scan (but "rev" of "memories": see there).
@@ -89,7 +101,7 @@ INDEXES: dict[Collection, IndexSpec] = {
     # Every value the binding converts costs microseconds on each step of a graph: what
     # no filter reads is packed into one string.
     # "user_id" / "app_id": the user a checkpoint's run was for, whose threads forget_user
-    # deletes (memhub.engine.erase).
+    # deletes (memhub.engine.lifecycle.erase).
     "checkpoints": IndexSpec(
         keyword=("thread_id", "checkpoint_ns", "checkpoint_id", "kind", "run_id", "tenant")
         + ("user_id", "app_id"),

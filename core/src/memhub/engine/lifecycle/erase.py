@@ -24,21 +24,25 @@ rewrites the store so it is gone from the files on disk as well.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 
-from memhub.engine.core import Engine
-from memhub.engine.digest import drop_pending
+from memhub.engine.core import RESUME_STEPS, Engine
 from memhub.engine.hmg import hide
+from memhub.engine.lifecycle.digest import drop_pending
 from memhub.engine.payload import ITEM_LAYERS, Memory, as_memory
 from memhub.ids import to_point_id
 from memhub.models import ForgetResult
-from memhub.records import count_write, in_tenant
 from memhub.scope import check_id
 from memhub.store.base import Collection, Match, MemoryStore, StoredPoint, Where, every, pages
+from memhub.store.schema import in_tenant
 
 REASON = "forget_user"
 ERASED_REASON = "[reason erased: forget_user]"
 PAGE = 256
 THREAD_COLLECTIONS: tuple[Collection, ...] = ("checkpoint_writes", "checkpoints")
+# Told of each write here to a collection of records, as (store, collection): the record
+# API (``memhub.records``) subscribes, to count them with its own (``Records.writes``).
+record_writes: list[Callable[[MemoryStore, Collection], None]] = []
 
 
 def user_records(tenant: str, user_id: str, app_id: str | None = None) -> Where:
@@ -124,7 +128,8 @@ async def _delete_thread(store: MemoryStore, tenant: str, thread_id: str) -> Non
                 await store.delete(collection, [p.id for p in page])
         finally:
             # a checkpointer keeps a thread's latest checkpoint while only it writes
-            count_write(store, collection)
+            for told in record_writes:
+                told(store, collection)
 
 
 async def resume_forget(engine: Engine) -> None:
@@ -132,6 +137,9 @@ async def resume_forget(engine: Engine) -> None:
     for marker in await every(engine.store, "meta", Where(must=(Match("kind", "pending_forget"),))):
         await _forget(engine, marker)
         await engine.store.delete("meta", [marker.id])
+
+
+RESUME_STEPS.append(resume_forget)  # after hmg's: erase imports hmg
 
 
 async def _erase(engine: Engine, payloads: list[Memory]) -> int:
