@@ -83,6 +83,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache  # the import contracts in .importlinter
 
 clean:
 	rm -rf $(VENV) .memhub_data .pytest_cache

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memhub.scope import SCOPE_KEYS
 from memhub.store.base import Collection, IndexSpec, IsEmpty, Match, Where
 
 COLLECTIONS: tuple[Collection, ...] = (
@@ -34,14 +35,7 @@ INDEXES: dict[Collection, IndexSpec] = {
             "status",
             "exposure",
             "epistemic",
-            "tenant",
-            "user_id",
-            "app_id",
-            "agent_id",
-            "session_id",
-            "workspace",
-            "repository",
-            "branch",
+            *SCOPE_KEYS,  # tenant, user_id, ... (memhub.scope)
             "content_hash",
             "chain_root",
             "boundary_scope",
