@@ -104,7 +104,7 @@ def test_a_script_without_a_main_guard_runs_once(tmp_path):
     script = tmp_path / "serve.py"
     script.write_text(
         "import asyncio, os\n"
-        "from memhub.engine import cpu\n"
+        "from memhub import cpu\n"
         "cpu.use_processes(1)\n"
         "print('started', flush=True)\n"
         "print(asyncio.run(cpu.run(cpu.SMALL + 1, os.getpid)) != os.getpid(), flush=True)\n"
