@@ -3,7 +3,7 @@
 It owns the store, the embedder and the BM25 encoder, and provides the small set
 of primitives the operations are written with: insert, conditional update, the
 audit log and the snapshot counter. The operations themselves live in
-``memhub.engine.hmg`` (and, for the MemHub face, ``memhub.engine.write.write``/``read``).
+``memhub.engine.hmg`` (and, for the MemHub face, ``memhub.engine.write`` and ``.read``).
 """
 
 from __future__ import annotations
