@@ -27,7 +27,8 @@ sync: $(STAMP)
 demo: $(STAMP)
 	$(PY) examples/hmg_guide_demo.py
 
-# The gates run first: a tree that is not lint-, format- and type-clean does not test green.
+# The gates run first: a tree that is not lint-, format- and type-clean, or that breaks an
+# import contract (.importlinter), does not test green.
 # Two pytest workers (pytest-xdist), one per core: the suite took 12.3 min in one process,
 # 9 min in two.
 test: lint
@@ -91,6 +92,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache  # the import contracts in .importlinter
 
 clean:
 	rm -rf $(VENV) .memhub_data .pytest_cache

@@ -17,9 +17,9 @@ import numpy as np
 from ulid import ULID
 
 from memhub.engine.access import ACCESS_KEY, access_keys
-from memhub.engine.text import content_hash, overlap
 from memhub.ids import to_point_id
 from memhub.store.base import StoredPoint
+from memhub.text import content_hash, overlap
 
 DIM = 384
 USERS = 50

@@ -128,9 +128,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     from memhub import MemoryClient
     from memhub.engine.filters import visible
-    from memhub.engine.text import overlap
     from memhub.redact import redact
     from memhub.scope import ANY
+    from memhub.text import overlap
 
     t_start = time.perf_counter()
     client = MemoryClient(storage_dir=tmp / "data", cwd=tmp / "cwd")

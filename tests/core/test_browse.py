@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 import pytest
 
 from memhub import InvalidInputError, NotFoundError
-from memhub.engine import browse
 from memhub.engine.core import Engine
+from memhub.engine.read import browse
 from memhub.engine.records import new_payload
 from memhub.ids import new_id
-from memhub.scope import Scope
+from memhub.scope import SCOPE_KEYS, Scope
 
 
 async def _write(engine: Engine, count: int, *, at: str | None = None, **scope: str) -> list[str]:
@@ -57,6 +57,17 @@ async def test_filters_narrow_pages_and_facets(client) -> None:
         "fact": 2,
         "raw": 0,
     }
+
+
+async def test_every_scope_key_but_the_tenant_narrows_a_page(client) -> None:
+    keys = [k for k in SCOPE_KEYS if k != "tenant"]
+    assert {"user_id", "app_id", "agent_id", "session_id", "repository", "branch"} <= set(keys)
+    written = {k: await _write(client.engine, 1, tenant="t1", **{k: f"{k}-1"}) for k in keys}
+    for key in keys:
+        page = await browse.page(client.engine, "t1", {key: f"{key}-1"})
+        assert [a.atom_id for a in page.atoms] == written[key], key
+    with pytest.raises(InvalidInputError, match="cannot filter on 'tenant'"):
+        await browse.page(client.engine, "t1", {"tenant": "t2"})
 
 
 async def test_governed_memories_are_listed_without_their_text(client) -> None:

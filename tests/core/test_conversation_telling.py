@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memhub.engine.conversation import CONTEXT
-from memhub.engine.telling import TELLING_WEIGHT, prefer_telling, tells, words
+from memhub.engine.read.telling import TELLING_WEIGHT, prefer_telling, tells, words
 
 
 def test_a_first_person_statement_tells_more_than_a_reaction_or_a_question():

@@ -1,5 +1,5 @@
 """Where the rules over a write's text run: in place, on a worker thread, or, in a server,
-in a worker process that does not share the server's GIL (``memhub.engine.cpu``).
+in a worker process that does not share the server's GIL (``memhub.cpu``).
 
 ``/health`` beside a 1 MiB add is measured by ``bench/adversarial_bench.py``.
 """
@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from memhub.engine import cpu
+from memhub import cpu
 from memhub.errors import InvalidInputError
 
 SECRET = "password=hunter2secret"
@@ -84,7 +84,7 @@ def test_a_worker_process_ends_with_its_parent_even_when_the_parent_is_killed():
     script = textwrap.dedent(
         """
         import asyncio, os, signal
-        from memhub.engine import cpu
+        from memhub import cpu
         cpu.use_processes(1)
         print(asyncio.run(cpu.run(cpu.SMALL + 1, os.getpid)), flush=True)
         os.kill(os.getpid(), signal.SIGKILL)
@@ -104,7 +104,7 @@ def test_a_script_without_a_main_guard_runs_once(tmp_path):
     script = tmp_path / "serve.py"
     script.write_text(
         "import asyncio, os\n"
-        "from memhub.engine import cpu\n"
+        "from memhub import cpu\n"
         "cpu.use_processes(1)\n"
         "print('started', flush=True)\n"
         "print(asyncio.run(cpu.run(cpu.SMALL + 1, os.getpid)) != os.getpid(), flush=True)\n"

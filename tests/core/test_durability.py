@@ -254,7 +254,7 @@ async def test_a_seal_cascade_cut_short_is_finished_on_the_next_open(tmp_path, m
 
 
 async def test_a_forget_user_cut_short_is_finished_on_the_next_open(tmp_path, monkeypatch):
-    from memhub.engine import erase
+    from memhub.engine.lifecycle import erase
 
     store = tmp_path / "store"
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:

@@ -13,8 +13,8 @@ import json
 import pytest
 
 from memhub import MemHubError, MemoryClient, NotFoundError
-from memhub.engine import _import_ids, transfer
-from memhub.engine._import_ids import MANY, ONE, TRIES
+from memhub.engine.transfer import _import_ids, transfer
+from memhub.engine.transfer._import_ids import MANY, ONE, TRIES
 from memhub.ids import from_point_id, new_id, to_point_id
 from memhub.scope import Scope
 from memhub.store.base import StoredPoint

@@ -17,7 +17,7 @@ import vcr
 
 from memhub import MemoryClient
 from memhub.engine import hmg as hmg_module
-from memhub.engine import write as write_module
+from memhub.engine.write import write as write_module
 from memhub.providers.llm import OpenAICompatibleLLM
 from memhub.testing import HashEmbedder
 

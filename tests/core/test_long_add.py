@@ -12,8 +12,8 @@ import threading
 
 import pytest
 
-from memhub.engine import write
 from memhub.engine.hmg import MAX_CONTENT
+from memhub.engine.write import write
 
 FILLER = "We met the team on Monday to plan the release of version two. "
 

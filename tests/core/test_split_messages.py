@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memhub.engine.messages import is_turn, split_messages, too_many_messages
+from memhub.messages import is_turn, split_messages, too_many_messages
 
 
 def _said(roles: str) -> list[dict]:

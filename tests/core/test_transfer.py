@@ -12,8 +12,9 @@ import signal
 import pytest
 from store_files import files_containing
 
-from memhub import InvalidInputError, MemHubError, MemoryClient
-from memhub.engine import browse, cpu, transfer
+from memhub import InvalidInputError, MemHubError, MemoryClient, cpu
+from memhub.engine.read import browse
+from memhub.engine.transfer import transfer
 from memhub.ids import new_id, to_point_id
 from memhub.progress import Progress
 from memhub.store import facets

@@ -71,12 +71,12 @@ def lines_of(
     """The lines of ``source``; given as an iterable, they are kept in memory.
 
     ``from_="mem0"``: ``source`` is a mem0 store folder, converted on the fly
-    (``memhub.engine.mem0``), its memories filed under ``app_id``.
+    (``memhub.engine.transfer.mem0``), its memories filed under ``app_id``.
     """
     if from_ not in FORMATS:
         raise InvalidInputError(f"cannot import from {from_!r}; known: {', '.join(FORMATS)}")
     if from_ == "mem0":
-        from memhub.engine.mem0 import export_lines
+        from memhub.engine.transfer.mem0 import export_lines
 
         if not isinstance(source, str | Path):
             raise InvalidInputError("a mem0 store is read from its folder: pass its path")

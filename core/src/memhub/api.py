@@ -293,7 +293,8 @@ class MemoryAPI(Protocol):
         include_vectors: bool = False,
         progress: Progress | None = None,
     ) -> ExportResult:
-        """Every version of every memory of this tenant as JSON Lines (``memhub.engine.jsonl``).
+        """Every version of every memory of this tenant as JSON Lines
+        (``memhub.engine.transfer.jsonl``).
 
         Each line carries status, exposure, epistemic level, scope, relations and the audit
         events; sealed and tombstoned memories carry no text (as ``history`` shows them).

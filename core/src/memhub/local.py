@@ -14,9 +14,13 @@ from typing import Any
 
 from memhub import _transfer
 from memhub.config import Settings
-from memhub.engine import digest as digest_ops
-from memhub.engine import erase, hmg, read, transfer, write
+from memhub.engine import hmg
 from memhub.engine.core import Engine
+from memhub.engine.lifecycle import digest as digest_ops
+from memhub.engine.lifecycle import erase
+from memhub.engine.read import read
+from memhub.engine.transfer import transfer
+from memhub.engine.write import write
 from memhub.errors import InvalidInputError
 from memhub.models import (
     ConversationResult,

@@ -39,11 +39,11 @@ from pydantic import TypeAdapter
 from memhub import _transfer, errors
 from memhub.api import MemoryAPI
 from memhub.config import Settings
-from memhub.engine import jsonl, transfer
-from memhub.engine.messages import split_messages
 from memhub.engine.owner import Owner
+from memhub.engine.transfer import jsonl, transfer
 from memhub.errors import InvalidInputError, MemHubError, NotFoundError, UsageError
 from memhub.hub import HUB_FILE, Hub, connect_hub, read_hub
+from memhub.messages import split_messages
 from memhub.models import ExportResult, ImportResult, WriteResult
 from memhub.progress import Progress
 from memhub.records import Records

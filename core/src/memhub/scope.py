@@ -18,16 +18,6 @@ from memhub.errors import InvalidInputError
 ANY = "*"
 """Pass as ``repository``/``branch``/``workspace`` to widen a read across them."""
 
-SCOPE_KEYS = (
-    "tenant",
-    "user_id",
-    "app_id",
-    "agent_id",
-    "session_id",
-    "workspace",
-    "repository",
-    "branch",
-)
 MAX_ID = 256
 # Control characters separate the fields of the access key (memhub.engine.access).
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -112,6 +102,12 @@ class Scope:
         read-only wildcard).
         """
         return {k: v for k in SCOPE_KEYS if (v := getattr(self, k)) is not None and v != ANY}
+
+
+SCOPE_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Scope))
+"""The scope keys, in the order a memory stores them: ``Scope``'s fields, listed only there.
+The store's indexes (``memhub.store.schema``) and the inspector's filters
+(``memhub.engine.read.browse``) are made from it."""
 
 
 def _git_dir(start: Path) -> tuple[Path, Path] | None:

@@ -13,7 +13,7 @@ from lg_fakes import BACKENDS, RecordingChatModel, scripted
 from test_memory_graph_e2e import build_graph
 
 from memhub import ConflictError, MemoryClient
-from memhub.engine import erase
+from memhub.engine.lifecycle import erase
 from memhub.store.base import Match, Where
 from memhub.testing import HashEmbedder
 from memhub_langgraph import MemHubCheckpointer, MemHubStore

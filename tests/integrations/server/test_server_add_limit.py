@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from memhub import MemoryClient, Settings
-from memhub.engine.messages import MAX_MESSAGES
+from memhub.messages import MAX_MESSAGES
 from memhub.remote import RemoteClient
 from memhub.scope import Scope
 from memhub.testing import HashEmbedder

@@ -166,7 +166,7 @@ async def test_a_backup_taken_under_writes_holds_whole_versions_only(
 
 
 async def _count(service, tenant: str) -> int:
-    from memhub.engine import browse
+    from memhub.engine.read import browse
 
     await service.open()
     try:

@@ -209,7 +209,7 @@ def test_memhub_serve_api_serves_tenants_by_key(fresh_store, tmp_path):
 
 
 def _workers_of(pid: int) -> list[int]:
-    """The ``memhub.engine.cpu`` worker processes whose parent is ``pid`` (Linux ``/proc``)."""
+    """The ``memhub.cpu`` worker processes whose parent is ``pid`` (Linux ``/proc``)."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:

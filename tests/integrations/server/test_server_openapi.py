@@ -53,7 +53,7 @@ ROUTES = {
     ("get", "/v1/hmg/stats"): "Stats",
     ("get", "/health"): "Health",
     ("get", "/ready"): "Readiness",
-    ("get", "/v1/export"): None,  # JSON Lines, one memory a line (memhub.engine.jsonl)
+    ("get", "/v1/export"): None,  # JSON Lines, one memory a line (memhub.engine.transfer.jsonl)
     ("post", "/v1/import"): "ImportResult",
 }
 BODIES = {

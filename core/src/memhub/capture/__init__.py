@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any
 from memhub.capture import claude_code, codex, opencode
 from memhub.capture._common import START, Cursor, Parser, SessionInfo, Transcript, parse_time
 from memhub.capture.state import STATE_FILE, CaptureState, Entry
-from memhub.engine.messages import MAX_MESSAGES
 from memhub.errors import InvalidInputError
+from memhub.messages import MAX_MESSAGES
 
 if TYPE_CHECKING:
     from memhub.client import MemoryClient

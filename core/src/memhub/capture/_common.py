@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from memhub.engine.messages import MAX_MESSAGE_CHARS
+from memhub.messages import MAX_MESSAGE_CHARS
 from memhub.scope import git_scope
 
 MAX_ARGUMENT_CHARS = 2000

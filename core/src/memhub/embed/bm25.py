@@ -63,7 +63,7 @@ class Bm25Encoder:
         self._kinds: dict[tuple[str, ...], tuple[tuple[int, float], ...]] = {}
 
     def __reduce__(self) -> tuple[type[Bm25Encoder], tuple[()]]:
-        # Nothing to copy but the class: a worker process (``engine.cpu``) builds its own.
+        # Nothing to copy but the class: a worker process (``memhub.cpu``) builds its own.
         return (Bm25Encoder, ())
 
     def _pick(self, text: str) -> tuple[qe.Bm25, str]:

@@ -3,7 +3,7 @@
 It owns the store, the embedder and the BM25 encoder, and provides the small set
 of primitives the operations are written with: insert, conditional update, the
 audit log and the snapshot counter. The operations themselves live in
-``memhub.engine.hmg`` (and, for the MemHub face, ``memhub.engine.write``/``read``).
+``memhub.engine.hmg`` (and, for the MemHub face, ``memhub.engine.write.write`` and ``.read``).
 """
 
 from __future__ import annotations
@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextvars import ContextVar
 from typing import Any, Final
 
+from memhub import cpu
 from memhub.embed.base import Embedder
 from memhub.embed.bm25 import Bm25Encoder
-from memhub.engine import audit, cpu
+from memhub.engine import audit
 from memhub.engine.access import ACCESS_KEY, access_keys, owned
 from memhub.engine.owner import Owner
 from memhub.engine.payload import Event, Memory, ReplaceStep, as_event, as_memory, as_stored
@@ -45,6 +46,11 @@ counts the change under it, so a tenant's ``snapshot_version`` counts its own wr
 SCHEMA_VERSION = 2
 # What a pending new version carries until it is activated: its replace's audit step.
 PENDING_STEP: Final = "replace_step"
+# What ``open`` runs, in order, to finish multi-record operations a crash left pending
+# (govern cascades, forget_user). The modules that own them add theirs when imported
+# (``hmg``, ``lifecycle.erase``; ``memhub.client`` imports both): they are written on this
+# module, so it imports neither.
+RESUME_STEPS: list[Callable[[Engine], Awaitable[None]]] = []
 
 
 def _json(value: Any) -> str:
@@ -185,10 +191,8 @@ class Engine:
 
     async def _resume(self) -> None:
         """Finish multi-record operations (govern cascades, forget_user) left pending."""
-        from memhub.engine import erase, hmg  # they are written on this module
-
-        await hmg.resume_govern(self)
-        await erase.resume_forget(self)
+        for step in RESUME_STEPS:
+            await step(self)
 
     async def _migrate(self, schema: int) -> None:
         """Bring a store written by an older memhub (``schema``) up to ``SCHEMA_VERSION``."""

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any, get_args
 
 from memhub.engine import conversation, reasons, transitions
-from memhub.engine.core import PENDING_STEP, Engine
+from memhub.engine.core import PENDING_STEP, RESUME_STEPS, Engine
 from memhub.engine.filters import as_of_filter, reconciling, visible
 from memhub.engine.lineage import lineage
 from memhub.engine.payload import ITEM_LAYERS, Memory, ReplaceStep, as_memory
@@ -36,7 +36,6 @@ from memhub.engine.records import (
     to_atom,
     valid_of,
 )
-from memhub.engine.text import content_hash, infer_epistemic, is_near_duplicate, refuse_nul
 from memhub.engine.transitions import one_of
 from memhub.engine.valid_time import ended
 from memhub.errors import InvalidInputError
@@ -70,6 +69,7 @@ from memhub.store.base import (
     every,
 )
 from memhub.store.schema import collections
+from memhub.text import content_hash, infer_epistemic, is_near_duplicate, refuse_nul
 
 RECALL_LAYERS = ("fact", "profile", "lesson", "procedure")
 _EPISTEMIC = ("possible", "actual", "necessary")
@@ -531,6 +531,9 @@ async def resume_govern(engine: Engine) -> None:
             if found and found[0].get("exposure") not in GOVERNED:
                 await hide(engine, found[0], m["exposure"], reason, m["action"])
         await engine.store.delete("meta", [marker.id])
+
+
+RESUME_STEPS.append(resume_govern)
 
 
 async def _store_lesson(engine: Engine, source: Memory, text: str) -> str:

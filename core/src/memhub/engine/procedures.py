@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memhub._cjk import HAN
-from memhub.engine.messages import Turn
-from memhub.engine.text import overlap
+from memhub.messages import Turn
 from memhub.models import Procedure
+from memhub.text import fit, overlap
 
 _PATH_KEYS = (
     "path",
@@ -153,21 +153,6 @@ def commands_of(calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
     return [c for c in seen if c]
 
 
-def _shorten(text: str, budget: int) -> str:
-    """Head and tail of an over-long answer: the conclusion is usually at the end."""
-    if len(text) <= budget:
-        return text
-    half = max(budget // 2 - 2, 1)
-    return text[:half] + " … " + text[-half:]
-
-
-def fit(user: list[str], answers: list[str], max_chars: int) -> tuple[list[str], list[str]]:
-    """Keep user messages whole; shorten assistant answers to the remaining budget."""
-    left = max(max_chars - sum(len(u) for u in user), 200)
-    per = max(left // max(len(answers), 1), 100)
-    return user, [_shorten(a, per) for a in answers]
-
-
 _ENV_ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*=")
 _GENERIC_COMMANDS = {
     "ls",
@@ -264,7 +249,7 @@ _COMPLEMENT = re.compile(
 
 
 # The procedure judge's thresholds: ``relation`` is the rescaled cosine of the two tasks
-# (write.relation_score), the overlaps are word-set overlaps (0..1).
+# (write.relation.relation_score), the overlaps are word-set overlaps (0..1).
 SAME_TASK = 0.8
 """Relation at which two procedures solve the same problem."""
 SAME_TASK_WORDS = 0.5

@@ -6,11 +6,11 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from memhub.engine.payload import Memory, as_memory, as_stored
-from memhub.engine.text import content_hash, infer_epistemic, infer_polarity
 from memhub.engine.valid_time import covers, valid_fields
 from memhub.models import Atom
 from memhub.redact import redact_value
 from memhub.scope import SCOPE_KEYS, Scope
+from memhub.text import content_hash, infer_epistemic, infer_polarity
 
 HIDDEN = "[governed payload hidden: {state}]"
 T = TypeVar("T")

@@ -20,13 +20,13 @@ from collections.abc import Set
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memhub.engine import cpu
-from memhub.engine.text import infer_epistemic
+from memhub import cpu
 from memhub.known_tools import names_a_tool
 from memhub.providers import _heuristic_patterns as P
 from memhub.providers import _talk as talk
 from memhub.providers.restated import changed_value, restates, same_person, says_more
 from memhub.providers.types import Candidate, JudgeItem, Layer, Message, Verdict
+from memhub.text import infer_epistemic
 
 __all__ = [
     "HeuristicExtractor",

@@ -12,9 +12,10 @@ from memhub.errors import ProviderError
 from memhub.models import Procedure
 from memhub.providers.llm import LLM, OpenAICompatibleLLM
 from memhub.providers.types import Candidate, JudgeItem, Message, Verdict
+from memhub.text import fit
 
 if TYPE_CHECKING:
-    from memhub.engine.messages import Turn
+    from memhub.messages import Turn
 
 __all__ = ["LLMExtractor", "LLMJudge", "LLMProcedureExtractor", "OpenAICompatibleLLM"]
 
@@ -158,8 +159,6 @@ class LLMProcedureExtractor:
         self.llm, self.max_chars = llm, max_chars
 
     async def extract(self, turns: Sequence[Turn]) -> list[Procedure]:
-        from memhub.engine.procedures import fit
-
         user = [t.content for t in turns if t.role == "user" and t.content]
         answers = [t.content for t in turns if t.role == "assistant" and t.content]
         user, answers = fit(user, answers, self.max_chars)

@@ -20,13 +20,26 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from memhub.errors import MemHubError
 
-if TYPE_CHECKING:
-    from memhub.store.edge import EdgeStore
-    from memhub.store.server import QdrantServerStore
+
+class EdgeStore(Protocol):
+    """What the steps use of ``memhub.store.edge.EdgeStore`` (a port: the stores import
+    this module, not the other way round)."""
+
+    @property
+    def path(self) -> Path: ...
+
+    def rewrite_outdated_shards(self) -> None: ...
+
+
+class QdrantServerStore(Protocol):
+    """What the steps use of ``memhub.store.server.QdrantServerStore``."""
+
+    async def record_layout_version(self, version: int) -> None: ...
+
 
 VERSION_FILE = "memhub_store.json"
 UNVERSIONED = 1

@@ -238,7 +238,7 @@ def facets(payload: dict[str, Any], layout: Layout) -> list[str]:
 
 class Laid(dict[str, Any]):
     """What ``stored`` made of a payload for ``layout``, made elsewhere (an import lays its
-    memories out in a worker process, ``memhub.engine._import_pipe``): ``stored`` passes it
+    memories out in a worker process, ``memhub.engine.transfer._import_pipe``): ``stored`` passes it
     through when the shard's layout is still that very one."""
 
     __slots__ = ("layout",)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 
 from memhub.errors import InvalidInputError
+from memhub.scope import SCOPE_KEYS
 from memhub.store.base import Collection, IndexSpec, IsEmpty, Match, Where
 
 COLLECTIONS: tuple[Collection, ...] = ("memories", "events", "meta")
@@ -132,14 +133,7 @@ INDEXES: dict[Collection, IndexSpec] = {
             "status",
             "exposure",
             "epistemic",
-            "tenant",
-            "user_id",
-            "app_id",
-            "agent_id",
-            "session_id",
-            "workspace",
-            "repository",
-            "branch",
+            *SCOPE_KEYS,  # tenant, user_id, ... (memhub.scope)
             "content_hash",
             "chain_root",
             "boundary_scope",

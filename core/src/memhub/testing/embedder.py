@@ -10,7 +10,7 @@ import hashlib
 import math
 from collections.abc import Sequence
 
-from memhub.engine.text import normalize
+from memhub.text import normalize
 
 
 class HashEmbedder:

@@ -21,7 +21,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from memhub import InvalidInputError, MemHubError, MemoryClient
-from memhub.engine.messages import too_many_messages
+from memhub.messages import too_many_messages
 from memhub.models import (
     ConversationResult,
     CorrectResult,

@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memhub import Settings
-from memhub.engine import browse
+from memhub.engine.read import browse
 from memhub_server import errors, ui
 from memhub_server.auth import KEYS_FILE, Authenticator, KeyStore
 from memhub_server.lifecycle import Drain

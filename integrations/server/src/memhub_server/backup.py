@@ -2,7 +2,7 @@
 
 A backup is a folder ``memhub-backup-<UTC time>/`` with one export per tenant
 (``<tenant>.jsonl``: every version of every memory with its audit trail and vectors,
-``memhub.engine.jsonl``) and a ``manifest.json`` naming the tenants, their counts and
+``memhub.engine.transfer.jsonl``) and a ``manifest.json`` naming the tenants, their counts and
 the store's snapshot version. It is written under the engine's write lock: no write
 applies while it runs, so every chain, supersede and audit step is in it whole or not
 at all, for every tenant in it. Writes wait for it (they read and decide meanwhile;
@@ -38,8 +38,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memhub.engine import browse
-from memhub.engine.export import export
+from memhub.engine.read import browse
+from memhub.engine.transfer.export import export
 from memhub.errors import InvalidInputError
 from memhub.models import ImportResult
 from memhub_server.schedule import Periodic, claim_round

@@ -248,7 +248,7 @@ class Metrics:
 
     async def count_memories(self, tenants: Sequence[str]) -> None:
         """Recount the stored memories of ``tenants`` (at most every ``COUNT_EVERY_S``)."""
-        from memhub.engine import browse
+        from memhub.engine.read import browse
 
         now = time.monotonic()
         if now - self._counted_at < COUNT_EVERY_S or not self.service.engine.is_open:

@@ -13,7 +13,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Query, Request
 from starlette.exceptions import HTTPException
 
-from memhub.engine.messages import too_many_messages
+from memhub.messages import too_many_messages
 from memhub.models import (
     ConversationResult,
     ForgetResult,

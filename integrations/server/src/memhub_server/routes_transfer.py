@@ -1,9 +1,9 @@
 """Moving memories: ``GET /v1/export`` and ``POST /v1/import`` (JSON Lines,
-``memhub.engine.jsonl``).
+``memhub.engine.transfer.jsonl``).
 
 The SDK calls of the same name, in the tenant of the request's key: an export holds
 that tenant's memories only, and an import writes into that tenant whatever the file
-says, looking its ids up in that tenant only (``memhub.engine._import_ids``).
+says, looking its ids up in that tenant only (``memhub.engine.transfer._import_ids``).
 ``RemoteClient.import_`` sends a file in chunks under the body limit, each with the
 file's header line and ``first_line``, so errors name the file's lines.
 """
@@ -17,7 +17,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
 
-from memhub.engine import jsonl, transfer
+from memhub.engine.transfer import jsonl, transfer
 from memhub.models import ImportResult
 from memhub_server.deps import Client
 from memhub_server.schemas import Id

@@ -20,7 +20,7 @@ from pydantic import (
 )
 
 from memhub.engine.hmg import MAX_CONTENT
-from memhub.engine.messages import MAX_MESSAGE_CHARS, MAX_MESSAGES
+from memhub.messages import MAX_MESSAGE_CHARS, MAX_MESSAGES
 from memhub.models import CorrectAction, Epistemic, GovernAction
 from memhub.scope import MAX_ID
 

@@ -11,16 +11,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from memhub import MemoryClient, Settings
+from memhub import MemoryClient, Settings, cpu
 from memhub.client import build_embedder, build_store
 from memhub.embed.base import Embedder
-from memhub.engine import cpu
 from memhub.engine.core import Engine
 from memhub.providers.factory import build_extractor, build_judge
 from memhub.scope import Scope
 from memhub.store.base import MemoryStore
 
-# Worker processes for the rules over long requests (``memhub.engine.cpu``); 0: threads.
+# Worker processes for the rules over long requests (``memhub.cpu``); 0: threads.
 WORKER_PROCESSES = 2
 
 
@@ -53,7 +52,7 @@ class MemoryService:
         """Open the store (raises ``StoreLockedError`` if another process holds it).
 
         The rules over a long add run in worker processes from then on, so one tenant's
-        1 MiB add does not hold the GIL that every other request needs (``engine.cpu``).
+        1 MiB add does not hold the GIL that every other request needs (``memhub.cpu``).
         """
         async with self._lock:
             cpu.use_processes(WORKER_PROCESSES)

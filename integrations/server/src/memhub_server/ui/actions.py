@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel
 
 from memhub import InvalidInputError, MemHubError
-from memhub.engine import browse
+from memhub.engine.read import browse
 from memhub.models import Atom
 from memhub_server.errors import status_of
 from memhub_server.ui.render import atom_scope, page

@@ -10,7 +10,7 @@ import jinja2
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from memhub.engine import browse
+from memhub.engine.read import browse
 from memhub.models import Atom
 from memhub.scope import ANY
 from memhub_server.ui import i18n

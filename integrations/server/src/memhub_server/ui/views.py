@@ -2,7 +2,7 @@
 
 Every read goes through the client of the signed-in tenant (``search``, ``recall``,
 ``history``, ``session_context``, ``correct``, ``govern``, ...); the whole-tenant listings the
-client has no call for come from ``memhub.engine.browse``.
+client has no call for come from ``memhub.engine.read.browse``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from memhub import MemHubError
-from memhub.engine import browse
+from memhub.engine.read import browse
 from memhub.retrieval.formatter import format_memories
 from memhub.scope import ANY
 from memhub_server.ui import i18n

@@ -14,7 +14,7 @@ characters holds it until it returns (30-80 ms; a Python loop gives it up every
 long each time). A server's event loop takes the GIL back several times per request,
 so next to a 1 MiB add a ``/health`` took 0.2-1.9 s on a loaded machine. A process
 that serves others calls :func:`use_processes`: from then on work over ``SMALL``
-characters runs in worker processes (``memhub.engine._cpu_worker``), with their own
+characters runs in worker processes (``memhub._cpu_worker``), with their own
 GIL, and the loop keeps its own: on a loaded machine even a Python loop that gives the
 GIL up every 5 ms stalls the loop when the kernel preempts it while it holds the GIL.
 A worker costs its start (about a second, one starts at once), a copy of the input and
@@ -37,7 +37,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
-from memhub.engine import _cpu_worker
+from memhub import _cpu_worker
 
 __all__ = ["SMALL", "run", "use_processes"]
 
@@ -59,13 +59,13 @@ class Lost(Exception):
 
 
 class Worker:
-    """One worker process (``memhub.engine._cpu_worker``), serving one call at a time."""
+    """One worker process (``memhub._cpu_worker``), serving one call at a time."""
 
     def __init__(self) -> None:
         # the parent's import path, so the worker imports the same modules
         path = os.pathsep.join(p for p in sys.path if p)
         self.process = subprocess.Popen(
-            [sys.executable, "-c", "from memhub.engine._cpu_worker import main; main()"],
+            [sys.executable, "-c", "from memhub._cpu_worker import main; main()"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env={**os.environ, "PYTHONPATH": path},

@@ -39,13 +39,13 @@ from memhub.engine.conversation import dated_text
 from memhub.engine.payload import Memory, as_memory
 from memhub.engine.procedures import vector_text
 from memhub.engine.records import GOVERNED, valid_of
-from memhub.engine.text import content_hash
 from memhub.engine.valid_time import said_at
 from memhub.errors import InvalidInputError
 from memhub.ids import to_point_id
 from memhub.models import Procedure
 from memhub.redact import redact_many
 from memhub.store.base import SparseVector
+from memhub.text import content_hash
 
 FORMAT = "memhub-export"
 VERSION = 1

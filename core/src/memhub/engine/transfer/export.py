@@ -1,5 +1,5 @@
 """Export: every version of every memory of a tenant, with its audit events, as JSON Lines
-(``memhub.engine.jsonl``); ``memhub.engine.transfer`` imports them back.
+(``memhub.engine.transfer.jsonl``); ``memhub.engine.transfer.transfer`` imports them back.
 
 An export is a scroll of the whole store, a page of ``PAGE`` memories at a time, each page
 with the audit steps of its memories. Where its time goes, and what each choice here
@@ -14,10 +14,11 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from memhub.engine import audit, jsonl
+from memhub.engine import audit
 from memhub.engine.core import Engine
 from memhub.engine.payload import ITEM_LAYERS
 from memhub.engine.records import now
+from memhub.engine.transfer import jsonl
 from memhub.models import ExportResult
 from memhub.progress import Progress
 from memhub.store.base import Match, MatchAny, Where, pages
@@ -75,7 +76,7 @@ async def export(
     progress: Progress | None = None,
 ) -> ExportResult:
     """Write the header line, then one line per memory of ``tenant`` (see
-    ``memhub.engine.jsonl``).
+    ``memhub.engine.transfer.jsonl``).
     """
     with collector_paused():
         return await _export(engine, write, tenant, user_id, app_id, include_vectors, progress)

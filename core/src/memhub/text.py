@@ -99,3 +99,18 @@ def infer_polarity(text: str) -> str:
     """
     first = next((c for c in _CLAUSE.split(text) if c.strip()), text)
     return "negative" if negated(first) else "positive"
+
+
+def _shorten(text: str, budget: int) -> str:
+    """Head and tail of an over-long answer: the conclusion is usually at the end."""
+    if len(text) <= budget:
+        return text
+    half = max(budget // 2 - 2, 1)
+    return text[:half] + " … " + text[-half:]
+
+
+def fit(user: list[str], answers: list[str], max_chars: int) -> tuple[list[str], list[str]]:
+    """Keep user messages whole; shorten assistant answers to the remaining budget."""
+    left = max(max_chars - sum(len(u) for u in user), 200)
+    per = max(left // max(len(answers), 1), 100)
+    return user, [_shorten(a, per) for a in answers]

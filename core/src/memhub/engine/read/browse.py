@@ -25,20 +25,11 @@ from memhub.engine.payload import ITEM_LAYERS, as_memory
 from memhub.engine.records import GOVERNED, to_atom
 from memhub.errors import InvalidInputError
 from memhub.models import Atom
+from memhub.scope import SCOPE_KEYS
 from memhub.store.base import DateRange, Match, MatchAny, Where
 
-FILTER_KEYS = (
-    "user_id",
-    "app_id",
-    "agent_id",
-    "session_id",
-    "workspace",
-    "repository",
-    "branch",
-    "layer",
-    "status",
-    "exposure",
-)
+# the scope keys but the tenant (a page is always of one), and the lifecycle fields
+FILTER_KEYS = (*(k for k in SCOPE_KEYS if k != "tenant"), "layer", "status", "exposure")
 MAX_PAGE = 200
 ACTIVITY_EVENTS = 5_000  # the newest audit steps an activity chart reads
 

@@ -4,8 +4,8 @@ Within one process an import of 100k memories with vectors spent ~80-90 µs of i
 of CPU a memory in Python (parsing, checks, redaction, payload copies, the access keys),
 and the rest in the Qdrant Edge binding, whose conversion, write and index build hold the
 GIL: a thread cannot overlap them (bench/README.md). So a long import sends its lines, a
-batch at a time, to a worker process (``memhub.engine._cpu_worker``'s protocol, started the
-same way as ``memhub.engine.cpu``'s) that returns each batch checked, redacted and ready to
+batch at a time, to a worker process (``memhub._cpu_worker``'s protocol, started the
+same way as ``memhub.cpu``'s) that returns each batch checked, redacted and ready to
 write (:class:`Prepared`), and the importing process is left with the lookups by id, the
 binding's work and what only the store can decide (re-embedding, the audit bundles).
 
@@ -26,10 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from memhub.engine import _import_ids, cpu, jsonl
+from memhub import cpu
 from memhub.engine.conversation import CONTEXT
 from memhub.engine.core import with_access
 from memhub.engine.payload import as_memory, as_stored
+from memhub.engine.transfer import _import_ids, jsonl
 from memhub.errors import InvalidInputError, MemHubError
 from memhub.store.base import PayloadForm
 

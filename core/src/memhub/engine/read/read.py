@@ -29,6 +29,7 @@ from memhub.engine.hmg import (
 )
 from memhub.engine.payload import CHAT_LAYERS, Memory, as_memory, as_stored
 from memhub.engine.procedures import content_of, vector_text
+from memhub.engine.read.telling import prefer_telling
 from memhub.engine.records import (
     GOVERNED,
     held_at,
@@ -36,7 +37,6 @@ from memhub.engine.records import (
     valid_of,
     without_kept_parts,
 )
-from memhub.engine.telling import prefer_telling
 from memhub.engine.valid_time import said_at
 from memhub.errors import InvalidInputError, InvalidTransitionError, NotFoundError
 from memhub.ids import to_point_id

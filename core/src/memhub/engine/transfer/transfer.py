@@ -1,16 +1,15 @@
-"""Import: the lines of an export (``memhub.engine.export``, ``memhub.engine.jsonl``) or of
-a converted foreign store, with their audit events.
+"""Import: the lines of an export (``export``, ``jsonl`` beside this module) or of a
+converted foreign store, with their audit events.
 
 Import is idempotent by id: a memory whose id the importing tenant has is skipped, so a
 second run adds nothing and an interrupted run resumes where it stopped. Ids are looked up
-in the importing tenant only (``memhub.engine._import_ids``): an id another tenant holds is
-neither skipped nor reported, the memory takes a fresh id there, and so do the references
-to it. A batch writes its
-audit events before its memories, in bundles (``memhub.engine.audit``) whose ids follow
-from their events' (so writing them again changes nothing, and a reader drops an event
-seen twice), which makes a memory's presence the mark that it was imported completely.
-Each batch goes under the write lock by itself: a running hub keeps serving between
-batches.
+in the importing tenant only (``memhub.engine.transfer._import_ids``): an id another
+tenant holds is neither skipped nor reported, the memory takes a fresh id there, and so do
+the references to it. A batch writes its audit events before its memories, in bundles
+(``memhub.engine.audit``) whose ids follow from their events' (so writing them again
+changes nothing, and a reader drops an event seen twice), which makes a memory's presence
+the mark that it was imported completely. Each batch goes under the write lock by itself:
+a running hub keeps serving between batches.
 """
 
 from __future__ import annotations
@@ -20,11 +19,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from memhub.engine import _import_ids, _import_pipe, audit, conversation, jsonl
+from memhub.engine import audit, conversation
 from memhub.engine.conversation import CONTEXT
 from memhub.engine.core import Engine
-from memhub.engine.export import collector_paused, export, exported
 from memhub.engine.payload import Memory, as_memory
+from memhub.engine.transfer import _import_ids, _import_pipe, jsonl
+from memhub.engine.transfer.export import collector_paused, export, exported
 from memhub.errors import InvalidInputError
 from memhub.models import ImportResult
 from memhub.progress import Progress
@@ -33,7 +33,7 @@ from memhub.store.base import PayloadForm, SparseVector, StoredPoint
 BATCH = 2048  # memories per write: one lookup, one upsert each for them and their events
 PIPED = 4 * BATCH
 """Lines from which an import prepares its batches in a worker process
-(``memhub.engine._import_pipe``): starting one costs about a second of CPU."""
+(``memhub.engine.transfer._import_pipe``): starting one costs about a second of CPU."""
 EMBED_BATCH = 64
 MAX_ERRORS = 100
 
@@ -119,7 +119,7 @@ async def _apply_here(run: _Run, chunk: list[tuple[int, str]]) -> None:
 
 async def _read_piped(run: _Run, lines: Iterable[tuple[int, str]]) -> None:
     """``_read``, with each batch prepared in a worker process while the one before is
-    written here (``memhub.engine._import_pipe``). The first batch is written here while
+    written here (``memhub.engine.transfer._import_pipe``). The first batch is written here while
     the worker starts (about a second: it imports memhub).
 
     A batch's ids are read from the start of its lines (``jsonl.peek_id``) and looked up

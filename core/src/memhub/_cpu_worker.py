@@ -1,6 +1,6 @@
-"""A worker process of ``memhub.engine.cpu``: runs pickled calls sent over its stdin.
+"""A worker process of ``memhub.cpu``: runs pickled calls sent over its stdin.
 
-Started as ``python -c 'from memhub.engine._cpu_worker import main; main()'``, not through
+Started as ``python -c 'from memhub._cpu_worker import main; main()'``, not through
 ``multiprocessing``, whose ``spawn`` re-runs the parent's main script in every worker: a
 server started from a script without a ``__main__`` guard would start itself again. Each message is
 a 4-byte length and a pickle: ``(fn, args, kwargs)`` in, ``(ok, result or error)``

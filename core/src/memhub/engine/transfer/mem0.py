@@ -1,4 +1,4 @@
-"""Read a mem0 OSS store as memhub export lines (``memhub.engine.jsonl``), for ``import_``.
+"""Read a mem0 OSS store as memhub export lines (``memhub.engine.transfer.jsonl``), for ``import_``.
 
 A mem0 store is two things: its vector store (here: Qdrant in local mode, a folder
 with ``meta.json`` and ``collection/<name>/``) holding the current text of each
@@ -34,10 +34,10 @@ from typing import Any
 
 from ulid import ULID
 
-from memhub.engine import jsonl
 from memhub.engine.records import now
-from memhub.engine.text import content_hash, infer_epistemic, infer_polarity
+from memhub.engine.transfer import jsonl
 from memhub.errors import InvalidInputError
+from memhub.text import content_hash, infer_epistemic, infer_polarity
 
 _SCOPE = {"user_id": "user_id", "agent_id": "agent_id", "run_id": "session_id"}
 _INTERNAL = {"data", "hash", "created_at", "updated_at", "text_lemmatized", *_SCOPE}

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from memhub.engine.text import refuse_nul
 from memhub.errors import InvalidInputError
 from memhub.redact import redact, redact_value
+from memhub.text import refuse_nul
 
 MAX_MESSAGES = 2000
 MAX_MESSAGE_CHARS = 100_000

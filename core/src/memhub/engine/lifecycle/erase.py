@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import uuid
 
-from memhub.engine.core import Engine
-from memhub.engine.digest import drop_pending
+from memhub.engine.core import RESUME_STEPS, Engine
 from memhub.engine.hmg import hide
+from memhub.engine.lifecycle.digest import drop_pending
 from memhub.engine.payload import ITEM_LAYERS, Memory, as_memory
 from memhub.ids import to_point_id
 from memhub.models import ForgetResult
@@ -145,6 +145,9 @@ async def resume_forget(engine: Engine) -> None:
     for marker in await every(engine.store, "meta", Where(must=(Match("kind", "pending_forget"),))):
         await _forget(engine, marker)
         await engine.store.delete("meta", [marker.id])
+
+
+RESUME_STEPS.append(resume_forget)  # after hmg's: erase imports hmg
 
 
 async def _erase(engine: Engine, payloads: list[Memory]) -> int:

@@ -9,7 +9,6 @@ from typing import Any
 from memhub.engine.core import Engine
 from memhub.engine.filters import reconciling
 from memhub.engine.hmg import replace_version
-from memhub.engine.messages import Turn
 from memhub.engine.payload import Memory, as_memory
 from memhub.engine.procedures import (
     content_of,
@@ -19,7 +18,9 @@ from memhub.engine.procedures import (
     vector_text,
 )
 from memhub.engine.records import new_payload
+from memhub.engine.write.relation import relation_score
 from memhub.ids import new_id
+from memhub.messages import Turn
 from memhub.models import Decision, Procedure
 from memhub.providers.llm import LLM
 from memhub.redact import redact
@@ -88,8 +89,6 @@ async def write(
     evidence: list[str],
     relation_floor: float,
 ) -> tuple[list[Decision], list[str]]:
-    from memhub.engine.write import relation_score
-
     decisions: list[Decision] = []
     ids: list[str] = []
     procedures = [_redacted(p) for p in procedures]

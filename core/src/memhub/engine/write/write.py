@@ -11,17 +11,19 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from memhub.engine import conversation, cpu, procedure_write, procedures
+from memhub import cpu
+from memhub.engine import conversation, procedures
 from memhub.engine.core import Engine
-from memhub.engine.digest import mark_pending
 from memhub.engine.filters import reconciling
 from memhub.engine.hmg import MAX_CONTENT, epistemic_candidate, replace_version, superseded_by
-from memhub.engine.messages import Turn, normalize_messages
+from memhub.engine.lifecycle.digest import mark_pending
 from memhub.engine.payload import CHAT_LAYERS, Memory, as_memory
 from memhub.engine.records import new_payload
-from memhub.engine.text import content_hash, infer_epistemic, infer_polarity, refuse_nul
+from memhub.engine.write import procedure_write
+from memhub.engine.write.relation import relation_score
 from memhub.errors import ConflictError, InvalidInputError
 from memhub.ids import new_id
+from memhub.messages import Turn, normalize_messages
 from memhub.models import Decision, WriteResult
 from memhub.providers.heuristic import judge_item
 from memhub.providers.remainder import remainder
@@ -38,6 +40,7 @@ from memhub.providers.types import (
 from memhub.redact import redact
 from memhub.scope import SCOPE_KEYS, Scope
 from memhub.store.base import IsEmpty, Match, MatchAny, StoredPoint, Where, every
+from memhub.text import content_hash, infer_epistemic, infer_polarity, refuse_nul
 
 _NEIGHBOURS = 5
 # A judge that costs nothing (the offline heuristic) sees weaker neighbours too:
@@ -46,12 +49,6 @@ _FREE_JUDGE_FLOOR = 0.25
 # judging again after a concurrent change costs a model call: the last attempt applies
 # whatever the judge said, guarded only by the targets' rev conditions
 _APPLY_ATTEMPTS = 3
-
-
-def relation_score(engine: Engine, cosine: float) -> float:
-    """Cosine rescaled so that 0 means unrelated for this embedder (e5's cosines start near 0.8)."""
-    floor = engine.embedder.similarity_floor
-    return max(0.0, min(1.0, (cosine - floor) / (1.0 - floor)))
 
 
 async def add(
