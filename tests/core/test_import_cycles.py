@@ -1,4 +1,4 @@
-"""No import circle among memhub's modules but the two named here, each with its reason.
+"""No import circle among memhub's modules but the one named here, with its reason.
 
 The graph is grimp's (import-linter's graph library): it holds every import, those inside
 functions and under ``if TYPE_CHECKING:`` too, so a circle closed by a lazy import counts.
@@ -21,20 +21,6 @@ ALLOWED = {
             "memhub.cli.hmg_commands",
             "memhub.cli.memhub_commands",
             "memhub.cli.transfer_commands",
-        }
-    ),
-    # The faces: a MemoryClient whose store a running hub holds works through a
-    # RemoteClient (client -> hub -> remote, lazily), and RemoteClient takes its methods
-    # from MemoryClient's (and SyncRemoteClient from memhub.sync). Records is built with
-    # its client (an annotation). The same exceptions are named in .importlinter.
-    frozenset(
-        {
-            "memhub.api",
-            "memhub.client",
-            "memhub.hub",
-            "memhub.records",
-            "memhub.remote",
-            "memhub.sync",
         }
     ),
 }
@@ -88,7 +74,7 @@ def circles(graph: grimp.ImportGraph) -> set[frozenset[str]]:
     return found
 
 
-def test_memhub_has_no_import_circle_but_the_two_named():
+def test_memhub_has_no_import_circle_but_the_one_named():
     found = circles(grimp.build_graph("memhub", cache_dir=None))
     assert {c for c in found if c not in ALLOWED} == set()
     assert found == ALLOWED  # one that was cut leaves ALLOWED too

@@ -3,7 +3,7 @@
 Never imported: ``mypy`` (``make lint``) checks these assignments, and an operation that
 one backend or client lacks, or takes or answers differently from :class:`MemoryAPI`,
 fails the lint. The blocking faces need no line here: each of their operations is derived
-from ``MemoryAPI``'s by :func:`memhub.sync.blocking`.
+from ``MemoryAPI``'s by :func:`memhub.sync_face.blocking`.
 """
 
 from __future__ import annotations

@@ -8,13 +8,14 @@ the blocking face (:mod:`memhub.sync`), the REST routes and the MCP tools are de
 or checked against this list (``memhub._conformance``, ``tests/integrations``).
 
 ``ClientAPI`` adds what an async client has beyond the operations (its default scope, the
-record API, ``open`` and ``aclose``): what the framework adapters depend on.
+record API, ``open`` and ``aclose``): what the framework adapters depend on. The record API
+is typed here too (``RecordsAPI``), so that this module names no client.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, Self, cast
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, Self, cast
 
 from memhub import _transfer
 from memhub.models import (
@@ -37,10 +38,7 @@ from memhub.models import (
 )
 from memhub.progress import Progress
 from memhub.scope import Scope
-
-if TYPE_CHECKING:
-    from memhub.records import Records
-    from memhub.remote import RemoteRecords
+from memhub.store.base import Collection, StoredPoint, Where
 
 
 class MemoryAPI(Protocol):
@@ -343,6 +341,69 @@ class MemoryAPI(Protocol):
         ...
 
 
+class RecordsAPI(Protocol):
+    """The record API of an async client (``client.records``; see :mod:`memhub.records`):
+    :class:`memhub.records.Records` in this process (or through the hub) and
+    :class:`memhub.remote.RemoteRecords` over HTTP. What only a process holding the store
+    can do (``writes``, ``put_now``, ``scroll_now``) is ``Records``'s alone: an adapter asks
+    ``isinstance(records, Records)`` first."""
+
+    @property
+    def tenant(self) -> str:
+        """The tenant every call stays inside."""
+        ...
+
+    async def get(
+        self, collection: Collection, ids: Sequence[str], *, with_vectors: bool = False
+    ) -> list[StoredPoint]:
+        """The records with these ids that exist and are the tenant's, in no particular order."""
+        ...
+
+    async def scroll(
+        self,
+        collection: Collection,
+        where: Where | None = None,
+        *,
+        limit: int = 256,
+        offset: str | None = None,
+        order_by: str | None = None,
+        descending: bool = False,
+    ) -> tuple[list[StoredPoint], str | None]:
+        """A page of the tenant's records matching ``where`` and the next offset (``None`` at the
+        end).
+        """
+        ...
+
+    async def count(self, collection: Collection, where: Where | None = None) -> int:
+        """How many of the tenant's records match ``where``."""
+        ...
+
+    async def put(
+        self, collection: Collection, points: Sequence[StoredPoint], *, only_if: Where | None = None
+    ) -> None:
+        """Insert or replace records as given (vectors included); ``only_if`` as
+        ``MemoryStore.upsert``.
+        """
+        ...
+
+    async def insert(self, payloads: Sequence[dict[str, Any]], texts: Sequence[str | None]) -> None:
+        """Store item records in ``memories``, each embedded from its text
+        (``None``: no vectors).
+        """
+        ...
+
+    async def delete(self, collection: Collection, ids: Sequence[str]) -> None:
+        """Delete the tenant's records with these ids (others are left alone)."""
+        ...
+
+    async def search(
+        self, query: str, where: Where, limit: int
+    ) -> list[tuple[dict[str, Any], float]]:
+        """Item records found by hybrid retrieval (dense + BM25, RRF), in that order, each
+        scored by the cosine similarity of its vector to the query, clipped to [0, 1]."""
+        ...
+
+
 class ClientAPI(MemoryAPI, Protocol):
     """An async client: the operations, its default scope, its record API, ``open`` and
     ``aclose`` (``MemoryClient``, ``RemoteClient``)."""
@@ -353,7 +414,7 @@ class ClientAPI(MemoryAPI, Protocol):
         ...
 
     @property
-    def records(self) -> Records | RemoteRecords:
+    def records(self) -> RecordsAPI:
         """The frameworks' own records beside the memories (:mod:`memhub.records`)."""
         ...
 

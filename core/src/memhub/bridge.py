@@ -75,7 +75,7 @@ class MemHub:
 
     Args:
         client: an async client (:class:`memhub.api.ClientAPI`), a blocking one
-            (:class:`memhub.sync.SyncFace`) or a ``MemHub``.
+            (:class:`memhub.sync_face.SyncFace`) or a ``MemHub``.
     """
 
     def __init__(self, client: Client | MemHub) -> None:

@@ -173,13 +173,19 @@ class MemoryClient:
                 try:
                     await self.engine.open()
                 except StoreLockedError:
-                    from memhub.hub import connect_hub
+                    from memhub.remote import connect_hub  # httpx is imported only for a hub
 
                     self._remote = await connect_hub(
                         getattr(self.engine.store, "path", None), self.scope
                     )
                     if self._remote is None:
                         raise
+
+    @property
+    def remote(self) -> RemoteClient | None:
+        """The hub's client this one works through, once ``open()`` found its store held by
+        a running hub (see the class docstring); ``None`` while the engine here serves it."""
+        return self._remote
 
     async def aclose(self) -> None:
         """Close the client; the engine closes with the last client of its store folder."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memhub.engine.payload import ITEM_LAYERS, as_memory, as_stored
 from memhub.errors import InvalidInputError
@@ -45,7 +45,9 @@ from memhub.store.schema import (
 )
 
 if TYPE_CHECKING:
-    from memhub.client import MemoryClient
+    from memhub.api import ClientAPI
+    from memhub.engine.core import Engine
+    from memhub.scope import Scope
 
 __all__ = [
     "ITEM_LAYERS",
@@ -64,10 +66,33 @@ def record_collections() -> tuple[Collection, ...]:
     return ("memories", *registered())
 
 
+class ServedClient(Protocol):
+    """What ``Records`` needs of the client it serves (``memhub.MemoryClient``)."""
+
+    @property
+    def scope(self) -> Scope:
+        """The client's default scope: its tenant is the records'."""
+        ...
+
+    @property
+    def engine(self) -> Engine:
+        """The engine whose store holds the records, when this process holds it."""
+        ...
+
+    @property
+    def remote(self) -> ClientAPI | None:
+        """The hub's client the calls go to instead, once ``open()`` found one."""
+        ...
+
+    async def open(self) -> object:
+        """Reach the store (here or through the hub)."""
+        ...
+
+
 class Records:
     """The record API of one client (see the module docstring); reached as ``client.records``."""
 
-    def __init__(self, client: MemoryClient) -> None:
+    def __init__(self, client: ServedClient) -> None:
         self._client = client
 
     @property
@@ -88,7 +113,7 @@ class Records:
         """
         engine = self._client.engine
         store = engine.store
-        if self._client._remote is not None or not engine.is_open:
+        if self._client.remote is not None or not engine.is_open:
             return None
         if not isinstance(store, EdgeStore):  # only Qdrant Edge is held by one process
             return None
@@ -209,9 +234,9 @@ class Records:
         if name in ("get", "delete"):
             _check_ids(args[1])
         client = self._client
-        if client._remote is None and not client.engine.is_open:
+        if client.remote is None and not client.engine.is_open:
             await client.open()
-        remote = client._remote
+        remote = client.remote
         if remote is not None:
             return await client.engine.owner.call(getattr(remote.records, name)(*args, **kwargs))
         return await client.engine.owner.call(

@@ -13,8 +13,9 @@ server answers ``{"error": {"code", "message"}}`` and the ``code`` picks the
 ``MemHubError`` subclass. ``purge`` reports no ``progress`` over HTTP (the server rewrites
 its store by itself).
 
-The local hub's announcement (``HUB_FILE``, ``read_hub``, ``connect_hub``) lives in
-:mod:`memhub.hub`; it is importable from here too.
+The local hub's announcement (``HUB_FILE``, ``read_hub``) lives in :mod:`memhub.hub` and
+is importable from here too; :func:`connect_hub` is how ``MemoryClient.open`` reaches the
+hub holding its store.
 """
 
 from __future__ import annotations
@@ -41,8 +42,14 @@ from memhub.api import MemoryAPI
 from memhub.config import Settings
 from memhub.engine.owner import Owner
 from memhub.engine.transfer import jsonl, transfer
-from memhub.errors import InvalidInputError, MemHubError, NotFoundError, UsageError
-from memhub.hub import HUB_FILE, Hub, connect_hub, read_hub
+from memhub.errors import (
+    InvalidInputError,
+    MemHubError,
+    NotFoundError,
+    StoreLockedError,
+    UsageError,
+)
+from memhub.hub import HUB_FILE, Hub, read_hub
 from memhub.messages import split_messages
 from memhub.models import ExportResult, ImportResult, WriteResult
 from memhub.progress import Progress
@@ -58,9 +65,9 @@ from memhub.scope import (
 )
 from memhub.store.base import StoredPoint
 from memhub.store.codec import point_from_json, point_to_json, where_to_json
-from memhub.sync import SyncFace, constructor_of
+from memhub.sync_face import SyncFace, constructor_of
 
-__all__ = [  # the hub's names too, as before memhub.hub held them
+__all__ = [  # the hub's announcement too, as before memhub.hub held it
     "HUB_FILE",
     "ROUTES",
     "Hub",
@@ -635,3 +642,23 @@ class SyncRemoteClient(SyncFace):
             self._owner.call_sync(self._client.aclose())
         finally:
             self._owner.stop()
+
+
+async def connect_hub(
+    storage_dir: str | Path | None, scope: Scope | None = None
+) -> RemoteClient | None:
+    """A client connected to the hub holding ``storage_dir``; ``None`` if no hub is
+    running there.
+    """
+    hub = read_hub(storage_dir)
+    if hub is None:
+        return None
+    client = RemoteClient(hub.url, hub.token, scope=scope)
+    try:
+        return await client.open()
+    except MemHubError as err:
+        await client.aclose()
+        raise StoreLockedError(
+            f"the memory store at {storage_dir} is held by the local hub (process {hub.pid}), "
+            f"which did not answer at {hub.url}: {err}"
+        ) from err

@@ -307,7 +307,7 @@ class Hub(AsyncSdk):
         self.hub_thread = hub_thread(store)
         self.hub = self.hub_thread.__enter__()
         super().__init__(store, tmp)
-        assert self.client._remote is not None, "the client should have reached the hub"
+        assert self.client.remote is not None, "the client should have reached the hub"
 
     def engine(self, work):
         return self.hub_thread._call(_on_owner(self.hub.service.engine, work))

@@ -38,7 +38,7 @@ def _graph(checkpointer):
 @pytest.mark.network
 def test_the_langgraph_store_and_checkpointer_work_through_the_hub(hub, fresh_store, tmp_path):
     with SyncMemoryClient(storage_dir=fresh_store, embed=HashEmbedder(), cwd=tmp_path) as client:
-        assert client.async_client._remote is not None  # the hub holds the store
+        assert client.async_client.remote is not None  # the hub holds the store
         store = MemHubStore(client)
         store.put(("notes", "alice"), "diet", {"text": "Alice is vegetarian"})
         store.put(("notes", "alice"), "pet", {"text": "Alice has a cat named Tom"})
