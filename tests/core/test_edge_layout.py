@@ -324,6 +324,7 @@ async def test_a_new_memories_shard_builds_six_indexes_and_rev_still_filters(sto
     two: without them an ``as_of`` read took 9.7x a plain one (bench/time_bench.py)."""
     schema = (await store.shard_info("memories")).indexes
     assert set(schema) == {"ak", "user_id", FACETS, "created_at", "valid_from", "valid_to"}
+    assert schema["user_id"] == "keyword" and schema["created_at"] == "datetime"
     await store.upsert("memories", [StoredPoint(pid(1), dict(MEMORY), [1.0, 0, 0, 0])])
     stale = StoredPoint(pid(1), {**MEMORY, "rev": 4}, [1.0, 0, 0, 0])
     await store.upsert("memories", [stale], only_if=Where(must=(Match("rev", 2),)))

@@ -52,6 +52,19 @@ def test_a_put_does_not_wait_for_its_embedding_and_a_search_does(make_client):
     store.close()
 
 
+def test_flush_returns_once_every_put_has_its_vectors(make_client):
+    embed = GatedEmbedder()
+    store = MemHubStore(make_client(embed=embed))
+    embed.gate.clear()
+    store.put(("s",), "a", {"text": "first"})
+    store.put(("s",), "b", {"text": "second"})
+    assert _with_vectors(store) == 0
+    threading.Timer(0.2, embed.gate.set).start()
+    store.flush()
+    assert _with_vectors(store) == 2
+    store.close()
+
+
 def test_what_is_deleted_or_put_again_while_embedding_ends_as_the_last_put_left_it(make_client):
     embed = GatedEmbedder()
     store = MemHubStore(make_client(embed=embed))
