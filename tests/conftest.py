@@ -36,7 +36,7 @@ def _fast_new_stores(_store_templates, monkeypatch):
                 seed = EdgeStore(template)
                 await original(seed, vector_size)
                 for name in collections():  # the lazily opened ones too
-                    seed._shard(name)
+                    await seed.shard_info(name)
                 await seed.close()
                 made[vector_size] = template
             subprocess.run(["cp", "-a", str(template), str(self.path)], check=True)

@@ -29,6 +29,7 @@ from memhub.store.facets import (
     word,
 )
 from memhub.store.schema import INDEXES
+from memhub.testing.stored import read_stored, write_stored
 
 MEMORY = {
     "id": "01HK0000000000000000000000",
@@ -78,8 +79,7 @@ def _has(raw: dict, facet: str) -> bool:
 
 
 async def _raw(store: EdgeStore, point_id: str, collection: str = "memories") -> dict:
-    records = await store._run(lambda: store._shard(collection).retrieve([point_id], True, False))
-    return dict(records[0].payload)
+    return await read_stored(store, collection, point_id)
 
 
 async def test_a_payload_reads_back_as_written_from_fewer_stored_values(store):
@@ -190,7 +190,7 @@ async def test_a_checkpoint_is_written_as_few_values_and_an_older_one_reads_back
     layout = store.layout("checkpoints")
     old = replace(layout, keys=layout.keys | {"parent_checkpoint_id"})
     point = qe.Point(pid(2), {}, stored({**CHECKPOINT, "checkpoint_id": "c3"}, old))
-    await store._run(store._update, "checkpoints", qe.UpdateOperation.upsert_points([point]))
+    await write_stored(store, "checkpoints", [point])
 
     back = {p.id: p.payload for p in await store.retrieve("checkpoints", [pid(1), pid(2)])}
     assert back == {pid(1): CHECKPOINT, pid(2): {**CHECKPOINT, "checkpoint_id": "c3"}}
@@ -322,8 +322,9 @@ async def test_a_new_memories_shard_builds_six_indexes_and_rev_still_filters(sto
     only by conditional writes that name their point, has none, nor has ``expires_at``
     (``test_expiry_is_found_by_its_mark_and_an_older_shard_by_its_index``). Valid time has
     two: without them an ``as_of`` read took 9.7x a plain one (bench/time_bench.py)."""
-    schema = await store._run(lambda: store._shard("memories").info().payload_schema)
+    schema = (await store.shard_info("memories")).indexes
     assert set(schema) == {"ak", "user_id", FACETS, "created_at", "valid_from", "valid_to"}
+    assert schema["user_id"] == "keyword" and schema["created_at"] == "datetime"
     await store.upsert("memories", [StoredPoint(pid(1), dict(MEMORY), [1.0, 0, 0, 0])])
     stale = StoredPoint(pid(1), {**MEMORY, "rev": 4}, [1.0, 0, 0, 0])
     await store.upsert("memories", [stale], only_if=Where(must=(Match("rev", 2),)))
@@ -371,11 +372,11 @@ async def test_expiry_is_found_by_its_mark_and_an_older_shard_by_its_index(tmp_p
     store = EdgeStore(tmp_path / "old")
     await store.open(4)
     try:
-        schema = await store._run(lambda: store._shard("memories").info().payload_schema)
+        schema = (await store.shard_info("memories")).indexes
         assert "expires_at" in schema
         assert await _expiring(store) == expected
         await store.compact()
-        schema = await store._run(lambda: store._shard("memories").info().payload_schema)
+        schema = (await store.shard_info("memories")).indexes
         assert "expires_at" not in schema
         assert await _expiring(store) == expected
         assert await store.retrieve("memories", [p.id for p in EXPIRING]) == [

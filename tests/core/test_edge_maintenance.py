@@ -34,18 +34,16 @@ async def test_a_growing_store_gets_its_vector_index_without_an_explicit_optimiz
     rng = np.random.default_rng(0)
     written = 0
     try:
-        first = store._shards["memories"]
+        opens = (await store.shard_info("memories")).opens
         while written < 4 * EVERY:
             await _write(store, written, 500, rng)
             written += 500
         # on the store's worker, so behind the index build the writes queued there
-        info = await store._run(lambda: store._shard("memories").info())
-        assert info.points_count == written
-        assert (
-            info.indexed_vectors_count >= written // 2
-        )  # built in passing, by the writes themselves
+        info = await store.shard_info("memories")
+        assert info.points == written
+        assert info.indexed_vectors >= written // 2  # built in passing, by the writes themselves
         # after a build the shard was opened again (what the build held is let go) ...
-        assert store._shards["memories"] is not first
+        assert info.opens > opens
         # ... and reads and writes go on as before
         await _write(store, written, 10, rng)
         ids = [f"00000000-0000-0000-0000-{i:012d}" for i in (0, written - 1, written + 9)]
@@ -66,14 +64,14 @@ async def test_a_long_bulk_block_still_indexes_in_passing(
     try:
         async with store.bulk():
             await _write(store, 0, 500, rng)
-            info = await store._run(lambda: store._shard("memories").info())
-            assert info.indexed_vectors_count == 0  # fewer than _BULK_OPTIMIZE_EVERY: no build
+            info = await store.shard_info("memories")
+            assert info.indexed_vectors == 0  # fewer than _BULK_OPTIMIZE_EVERY: no build
             written = 500
             while written < 4 * EVERY:
                 await _write(store, written, 500, rng)
                 written += 500
-            info = await store._run(lambda: store._shard("memories").info())
-            assert info.indexed_vectors_count >= written // 2
+            info = await store.shard_info("memories")
+            assert info.indexed_vectors >= written // 2
     finally:
         await store.close()
 

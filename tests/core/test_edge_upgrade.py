@@ -61,7 +61,7 @@ async def test_an_old_store_answers_the_same_filters_after_the_upgrade(tmp_path)
         )
         # a key that is not in the schema still filters (on the payload itself)
         assert await count("memories", Where(must=(Match("tags", "x"),))) == 700
-        schema = store._shard("memories").info().payload_schema
+        schema = (await store.shard_info("memories")).indexes
         assert FACETS in schema and "agent_id" not in schema and "created_at" in schema
         got = await store.retrieve("memories", ["00000000-0000-0000-0000-000000000005"])
         assert FACETS not in got[0].payload and got[0].payload["agent_id"] == "a"

@@ -168,7 +168,7 @@ async def test_the_oldest_layout_is_rewritten_once_by_the_migration(tmp_path):
     await store.open(8)
     try:
         assert _recorded(tmp_path / "s") == _migrations.LATEST
-        schema = store._shard("memories").info().payload_schema
+        schema = (await store.shard_info("memories")).indexes
         assert "agent_id" not in schema and "_facets" in schema  # the per-key indexes went
         assert len(await every(store, "memories", Where(must=(Match("user_id", "u1"),)))) == 17
     finally:

@@ -4,8 +4,10 @@ prompts.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+import asyncio
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
@@ -16,6 +18,15 @@ from memhub_langgraph import memory_add_node, memory_search_node
 
 BACKENDS = ("edge", "qdrant-local")
 """memhub's two store backends: Qdrant Edge in a temp dir, qdrant-client's ``:memory:`` mode."""
+
+T = TypeVar("T")
+
+
+def run_apart(coro: Coroutine[Any, Any, T]) -> T:
+    """``coro``'s result, run on a loop of its own: from sync test code and from inside an
+    async test alike (a memhub client answers callers on any loop)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 class RecordingChatModel(GenericFakeChatModel):

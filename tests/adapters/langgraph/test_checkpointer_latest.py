@@ -325,16 +325,28 @@ def test_an_async_write_never_waits_for_a_busy_store_on_the_callers_loop(make_cl
 
     client = make_client("s")
     _run(client.open())
-    store, release = client.engine.store, threading.Event()
-    store._worker.submit(release.wait, 5)  # the store's worker is busy
+    busy, release = threading.Event(), threading.Event()
+
+    def hold(_stored: object) -> None:  # a write's check runs where the write does
+        busy.set()
+        release.wait(5)
+
+    other = StoredPoint("0b5e9c1d-6f2a-4b3c-8d7e-9f0a1b2c3d4e", {"thread_id": "o"})
+    writer = threading.Thread(
+        target=client.engine.store.upsert_now,
+        args=("checkpoint_writes", [other]),
+        kwargs={"check": hold},
+    )
+    writer.start()  # the store is busy with another write
     point = StoredPoint("7d3f4b8e-2c1a-4e5f-9a6b-1c2d3e4f5a6b", {"thread_id": "t"})
-    before = client.records.writes("checkpoint_writes")
     try:
+        assert busy.wait(5)
+        before = client.records.writes("checkpoint_writes")
         assert client.records.put_now("checkpoint_writes", [point], wait=False) is False
         assert client.records.writes("checkpoint_writes") == before  # nothing was written
     finally:
         release.set()
-    store._worker.call(lambda: None)  # idle again
+        writer.join()
     assert client.records.put_now("checkpoint_writes", [point], wait=False) is True
 
 

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from langgraph.store.base import GetOp, InvalidNamespaceError, PutOp
-from lg_fakes import BACKENDS
+from lg_fakes import BACKENDS, run_apart
 
 from memhub import MemoryClient, Settings, UsageError
 from memhub.store.base import Match, Where
@@ -40,7 +40,7 @@ def clock(monkeypatch) -> Clock:
 
 def _points(store: MemHubStore, layer: str) -> list[dict]:
     where = Where(must=(Match("layer", layer),))
-    points, _ = store._runner.run(store.client.engine.store.scroll("memories", where, limit=1000))
+    points, _ = run_apart(store.client.records.scroll("memories", where, limit=1000))
     return [p.payload for p in points]
 
 
@@ -240,14 +240,30 @@ async def test_async_and_sync_faces_together(make_client):
     await store.aclose()
 
 
+class _CallsBack(HashEmbedder):
+    """Calls the sync face of ``store`` from the store's own loop, where memhub awaits it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.store: MemHubStore | None = None
+        self.raised: list[UsageError] = []
+
+    async def embed_query(self, text):
+        assert self.store is not None
+        try:
+            self.store.get(("x",), "k")
+        except UsageError as err:
+            self.raised.append(err)
+        return await super().embed_query(text)
+
+
 def test_sync_batch_on_its_own_loop_is_a_clear_error(make_client):
-    store = MemHubStore(make_client())
-
-    async def inside() -> None:
-        store.get(("x",), "k")
-
-    with pytest.raises(UsageError, match="abatch"):
-        asyncio.run_coroutine_threadsafe(inside(), store._runner.loop).result()
+    embed = _CallsBack()
+    store = embed.store = MemHubStore(make_client(embed=embed))
+    store.put(("x",), "k", {"text": "a note"})
+    assert [i.key for i in store.search(("x",), query="note")] == ["k"]  # did not deadlock
+    (err,) = embed.raised
+    assert "abatch" in str(err)
     store.close()
     with pytest.raises(UsageError, match="closed"):
         store.get(("x",), "k")

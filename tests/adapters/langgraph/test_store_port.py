@@ -37,7 +37,7 @@ from langgraph.store.base import (
     PutOp,
     SearchOp,
 )
-from lg_fakes import BACKENDS
+from lg_fakes import BACKENDS, run_apart
 
 from memhub.store.base import HasVector, Match, Where
 from memhub.store.schema import INDEXES, index_spec
@@ -368,15 +368,11 @@ def test_vector_store_initialization(vector_store) -> None:
     # the put: see test_store_write_behind.py).
     with vector_store() as store:
         store.put(("test",), "doc", {"text": "hello"})
-        store._runner.run(store._vectors.drain())
+        store.flush()
         where = Where(must=(Match("layer", "item"),))
         for vector in ("dense", "bm25"):
-            assert (
-                store._runner.run(
-                    store.client.engine.store.count("memories", where.and_(HasVector(vector)))
-                )
-                == 1
-            )
+            count = store.client.records.count("memories", where.and_(HasVector(vector)))
+            assert run_apart(count) == 1
 
     # Added: vectors come from the client's embedder, so a second embedder is refused.
     with pytest.raises(ValueError, match="embed"), vector_store() as store:

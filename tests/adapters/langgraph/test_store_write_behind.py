@@ -8,7 +8,11 @@ put left it; a store opened after a crash makes the vectors the crash left out.
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import threading
+
+from lg_fakes import run_apart
 
 from memhub.store.base import HasVector, Match, Where
 from memhub.testing import HashEmbedder
@@ -32,7 +36,7 @@ class GatedEmbedder(HashEmbedder):
 
 def _with_vectors(store: MemHubStore) -> int:
     where = Where(must=(Match("layer", "item"),)).and_(HasVector("dense"))
-    return store._runner.run(store.client.engine.store.count("memories", where))
+    return run_apart(store.client.records.count("memories", where))
 
 
 def test_a_put_does_not_wait_for_its_embedding_and_a_search_does(make_client):
@@ -45,6 +49,19 @@ def test_a_put_does_not_wait_for_its_embedding_and_a_search_does(make_client):
     threading.Timer(0.2, embed.gate.set).start()
     assert [i.key for i in store.search(("s",), query="vegetarian")] == ["diet"]
     assert _with_vectors(store) == 1
+    store.close()
+
+
+def test_flush_returns_once_every_put_has_its_vectors(make_client):
+    embed = GatedEmbedder()
+    store = MemHubStore(make_client(embed=embed))
+    embed.gate.clear()
+    store.put(("s",), "a", {"text": "first"})
+    store.put(("s",), "b", {"text": "second"})
+    assert _with_vectors(store) == 0
+    threading.Timer(0.2, embed.gate.set).start()
+    store.flush()
+    assert _with_vectors(store) == 2
     store.close()
 
 
@@ -64,23 +81,29 @@ def test_what_is_deleted_or_put_again_while_embedding_ends_as_the_last_put_left_
     store.close()
 
 
+# A process that puts an item while its embedder never answers, then dies at once.
+_CRASH = """
+import asyncio, os, sys
+from memhub.testing import HashEmbedder
+from memhub_langgraph import MemHubStore
+
+class Stuck(HashEmbedder):
+    async def embed_passages(self, texts):
+        await asyncio.Event().wait()
+
+store = MemHubStore(storage_dir=sys.argv[1], embed=Stuck())
+store.put(("p",), "k", {"text": "stored, never embedded"})
+os._exit(0)
+"""
+
+
 def test_a_store_opened_after_a_crash_embeds_what_was_left_out(tmp_path):
-    embed = GatedEmbedder()
-    first = MemHubStore(storage_dir=tmp_path / "s", embed=embed)
-    embed.gate.clear()
-    first.put(("p",), "k", {"text": "stored, never embedded"})
-    first._runner.run(_crash(first))  # the record is on disk, its vectors are not
-    first.close()
-    second = MemHubStore(storage_dir=tmp_path / "s", embed=HashEmbedder())
-    assert [i.key for i in second.search(("p",), query="never embedded")] == ["k"]
-    point = second._runner.run(second.client.records.get("memories", [_item_id(second)]))[0]
-    assert INDEXING not in point.payload
-    second.close()
-
-
-async def _crash(store: MemHubStore) -> None:
-    store._vectors._task.cancel()
-    store._vectors._pending.clear()
+    subprocess.run([sys.executable, "-c", _CRASH, str(tmp_path / "s")], check=True, timeout=120)
+    store = MemHubStore(storage_dir=tmp_path / "s", embed=HashEmbedder())
+    assert [i.key for i in store.search(("p",), query="never embedded")] == ["k"]
+    (point,) = run_apart(store.client.records.get("memories", [_item_id(store)], with_vectors=True))
+    assert INDEXING not in point.payload and point.dense
+    store.close()
 
 
 def _item_id(store: MemHubStore) -> str:

@@ -152,6 +152,17 @@ class MemHubStore(BaseStore):
 
     # -- lifecycle ----------------------------------------------------------------------
 
+    def flush(self) -> None:
+        """Wait until every item put so far has its vectors stored (they follow the put,
+        ``_indexer``): before a snapshot or export that should hold them, or before
+        reading the records through the client. A search waits for them on its own."""
+        if self._vectors is not None:
+            self._runner.run(self._vectors.drain(), "flush")
+
+    async def aflush(self) -> None:
+        if self._vectors is not None:
+            await self._runner.arun(self._vectors.drain())
+
     def close(self) -> None:
         """Stop the TTL sweeper and the loop thread; close the client if the store opened it."""
         if self._runner.closed:

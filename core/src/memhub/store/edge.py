@@ -18,7 +18,8 @@ import json
 import shutil
 import threading
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
@@ -155,6 +156,28 @@ def _create_indexes(
             shard.update(qe.UpdateOperation.create_field_index(key, schema))
 
 
+@dataclass(frozen=True)
+class ShardInfo:
+    """What one collection's shard holds, as ``EdgeStore.shard_info`` reads it.
+
+    Attributes:
+        points: the points stored.
+        indexed_vectors: the vectors in a built index (``optimize``); the rest wait in
+            the appendable segment, in RAM.
+        segments: the shard's segments.
+        indexes: each payload key with an index of its own, by its index type
+            (``"keyword"``, ``"integer"``, ...).
+        opens: how many times this store opened the shard's files: once on first use, and
+            again after each index build or compaction, which let go of what it held.
+    """
+
+    points: int
+    indexed_vectors: int
+    segments: int
+    indexes: Mapping[str, str]
+    opens: int
+
+
 class EdgeStore:
     """The embedded store: Qdrant Edge shards under ``path`` (default ``./.memhub_data``).
 
@@ -170,6 +193,7 @@ class EdgeStore:
         self.path = Path(path)
         self._lock = DirLock(self.path)
         self._shards: dict[str, qe.EdgeShard] = {}
+        self._opens: Counter[str] = Counter()  # shard files opened, by collection
         self._layouts: dict[str, Layout] = {}
         self._vector_size = 0
         self._unoptimized = 0  # memories written since the last optimize()
@@ -224,7 +248,28 @@ class EdgeStore:
             if not self._lock.held:
                 raise MemHubError("the store is not open")
             shard = self._shards[name] = self._open_shard(name)
+            self._opens[name] += 1
         return shard
+
+    async def shard_info(self, collection: Collection) -> ShardInfo:
+        """What ``collection``'s shard holds (``ShardInfo``), read on the store's worker, so
+        after every write and index build asked for before it; opens the shard if it was
+        not."""
+
+        def info() -> ShardInfo:
+            found = self._shard(collection).info()
+            return ShardInfo(
+                points=int(found.points_count),
+                indexed_vectors=int(found.indexed_vectors_count),
+                segments=int(found.segments_count),
+                indexes={
+                    key: str(index.data_type).rpartition(".")[2].lower()
+                    for key, index in found.payload_schema.items()
+                },
+                opens=self._opens[collection],
+            )
+
+        return await self._run(info)
 
     def layout(self, name: Collection) -> Layout:
         """The layout ``name``'s shard is written in (``memhub.store.facets``): the one
@@ -489,6 +534,7 @@ class EdgeStore:
         if shard is not None and shard.optimize():
             shard.close()
             self._shards["memories"] = qe.EdgeShard.load(str(self.path / "memories"))
+            self._opens["memories"] += 1
 
     async def delete(self, collection: Collection, ids: Sequence[str]) -> None:
         if ids:
@@ -776,4 +822,5 @@ class EdgeStore:
         new.rename(folder)
         shutil.rmtree(old)
         self._shards[name] = qe.EdgeShard.load(str(folder))
+        self._opens[name] += 1
         self._layouts[name] = _today(name)
