@@ -58,6 +58,7 @@ async def test_sigkill_mid_write_loses_no_acknowledged_write(tmp_path, kill_afte
             break
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    proc.stdout.close()
     async with MemoryClient(storage_dir=store, embed=HashEmbedder(), cwd=tmp_path) as client:
         found = {p["id"] for p in await client.engine.get_many(acked)}
         assert set(acked) <= found

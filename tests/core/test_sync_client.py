@@ -111,6 +111,7 @@ def test_another_process_on_the_same_store_is_refused_naming_the_holder(tmp_path
     finally:
         child.stdin.close()
         child.wait(60)
+        child.stdout.close()
 
 
 def test_clients_on_one_store_in_one_process_share_its_engine(tmp_path):
@@ -157,3 +158,4 @@ def test_an_async_client_closes_from_sync_code_and_refuses_inside_a_loop(tmp_pat
     finally:
         child.stdin.close()
         child.wait(60)
+        child.stdout.close()

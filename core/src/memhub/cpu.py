@@ -58,6 +58,9 @@ class Lost(Exception):
     """A worker process died during a call (killed, out of memory)."""
 
 
+CLOSE_WAIT_S = 5.0
+
+
 class Worker:
     """One worker process (``memhub._cpu_worker``), serving one call at a time."""
 
@@ -86,10 +89,16 @@ class Worker:
         return value
 
     def close(self) -> None:
-        for pipe in (self.process.stdin, self.process.stdout):  # stdin closed: the cue to end
+        """Let the process end (stdin closed is its cue), and reap it: an idle worker exits
+        at once; one that does not within ``CLOSE_WAIT_S`` is killed."""
+        for pipe in (self.process.stdin, self.process.stdout):
             if pipe is not None:
                 with contextlib.suppress(BrokenPipeError):  # a dead worker's unsent bytes
                     pipe.close()
+        try:
+            self.process.wait(timeout=CLOSE_WAIT_S)
+        except subprocess.TimeoutExpired:
+            self.kill()
 
     def kill(self) -> None:
         """End the process now, whatever it was doing, and reap it (its pipes stay open:

@@ -19,6 +19,12 @@ from memhub import MemoryClient
 from memhub.testing import HashEmbedder
 from memhub_langchain import MemHubChatMessageHistory
 
+# LangChain deprecates RunnableWithMessageHistory (for LangGraph's persistence), but it is
+# still the chain that takes a chat message history, and so what this adapter is for.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:RunnableWithMessageHistory is deprecated:DeprecationWarning"
+)
+
 
 def _chain(client, model, user_id: str = "alice"):
     prompt = ChatPromptTemplate.from_messages(

@@ -133,6 +133,12 @@ def _spawn(tmp_path, *argv: str) -> subprocess.Popen:
     )
 
 
+def _output(proc: subprocess.Popen) -> str:
+    """What the ended server printed; its pipes are closed after."""
+    out, _ = proc.communicate()
+    return out
+
+
 def _wait(condition, proc: subprocess.Popen, seconds: float = 90.0):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -167,7 +173,7 @@ def test_memhub_serve_runs_a_hub_until_stopped_and_cleans_up(fresh_store, tmp_pa
         if proc.poll() is None:
             proc.kill()
     assert not (fresh_store / HUB_FILE).exists()
-    assert f"memhub hub on {info['url']}" in proc.stdout.read()
+    assert f"memhub hub on {info['url']}" in _output(proc)
     # The store is free again and holds what was written through the hub.
     with SyncMemoryClient(storage_dir=fresh_store, embed=HashEmbedder(), cwd=tmp_path) as local:
         assert local.recall("发布窗口").atoms[0].atom_id == atom.atom_id
@@ -201,7 +207,7 @@ def test_memhub_serve_api_serves_tenants_by_key(fresh_store, tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert f"memhub REST API on {base}" in proc.stdout.read()
+    assert f"memhub REST API on {base}" in _output(proc)
     deadline = time.monotonic() + 30  # and it ends with the server
     while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
         time.sleep(0.1)

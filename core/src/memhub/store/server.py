@@ -259,9 +259,9 @@ class QdrantServerStore:
                 raise _error(err, self.url) from err
         if name == "memories":
             await self._check_size(full)
-        for key, kind in index_fields(spec):
-            # idempotent on a server; local mode warns that indexes do nothing there
-            await self._call(self._client.create_payload_index(full, key, field_schema=kind))
+        if not self._local:  # local mode has no payload indexes (it warns that they do nothing)
+            for key, kind in index_fields(spec):  # idempotent on a server
+                await self._call(self._client.create_payload_index(full, key, field_schema=kind))
         self._made.add(name)
 
     async def _check_size(self, full: str) -> None:
