@@ -253,9 +253,10 @@ class MemoryAPI(Protocol):
         list, get, history, over SDK, REST, CLI and MCP alike); only ids and times remain,
         each with an audit step whose reason is ``"forget_user"``, and the reasons given
         earlier to ``correct``/``govern`` for them (which may quote the text) are erased.
-        LangGraph store items tagged with the user are deleted, and so are the user's
-        LangGraph threads (``MemHubCheckpointer``: every checkpoint and pending write of a
-        thread whose runs were for the user), and no pending digest runs for the user.
+        Adapters' store items tagged with the user are deleted, and so is every unit an
+        adapter registered its records by (``memhub.records.register_collection``: a
+        framework's saved conversation thread whose runs were for the user, every record of
+        it), and no pending digest runs for the user.
         Run ``purge()`` to remove the text from the files on disk too. Other users and
         tenants are not touched.
 

@@ -11,8 +11,8 @@ either usable from both sides without blocking an event loop:
   scheduled on the client's own loop and awaited, so the caller's loop never blocks.
 
 It also renders a search into the prompt block every adapter injects. Every memhub
-adapter (LangChain, LangGraph, LlamaIndex, Agentica) is built on this module; it is
-public so that adapters for other frameworks can be too.
+framework adapter is built on this module; it is public so that adapters for other
+frameworks can be too.
 """
 
 from __future__ import annotations

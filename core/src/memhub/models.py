@@ -282,13 +282,13 @@ class ForgetResult(BaseModel):
 
     user_id: str
     tombstoned: int = Field(
-        description="the user's records erased by this call (memories tombstoned, LangGraph store "
+        description="the user's records erased by this call (memories tombstoned, adapters' store "
         "items deleted); 0 when nothing was left"
     )
     threads: int = Field(
         default=0,
-        description="the user's LangGraph threads deleted by this call (every checkpoint and "
-        "pending write of each); 0 when none was left",
+        description="the user's saved conversation threads deleted by this call (every record "
+        "an adapter keeps of each: saved states, pending writes); 0 when none was left",
     )
 
 

@@ -782,13 +782,13 @@ export interface components {
         ForgetResult: {
             /**
              * Threads
-             * @description the user's LangGraph threads deleted by this call (every checkpoint and pending write of each); 0 when none was left
+             * @description the user's saved conversation threads deleted by this call (every record an adapter keeps of each: saved states, pending writes); 0 when none was left
              * @default 0
              */
             threads: number;
             /**
              * Tombstoned
-             * @description the user's records erased by this call (memories tombstoned, LangGraph store items deleted); 0 when nothing was left
+             * @description the user's records erased by this call (memories tombstoned, adapters' store items deleted); 0 when nothing was left
              */
             tombstoned: number;
             /** User Id */

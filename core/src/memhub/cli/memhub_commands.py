@@ -302,7 +302,7 @@ async def _forget_user(inv: Invocation) -> int | None:
 
 
 def _forgotten(r: ForgetResult) -> str:
-    threads = f" and deleted {r.threads} LangGraph thread(s)" if r.threads else ""
+    threads = f" and deleted {r.threads} saved conversation thread(s)" if r.threads else ""
     return (
         f"tombstoned {r.tombstoned} record(s){threads} of user {r.user_id}: "
         "their text is gone from every read\n"

@@ -667,7 +667,7 @@ async def stats(
     """What the tenant's store holds; with ``scope`` (e.g. ``{"user_id": "alice"}``), only
     the memories stored with exactly those scope values."""
     scope = scope or {}
-    # LangGraph store items share the collection but are not memories
+    # adapters' store items share the collection but are not memories
     must = ((Match("tenant", tenant),) if tenant else ()) + tuple(
         Match(k, v) for k, v in sorted(scope.items())
     )

@@ -5,8 +5,8 @@ A store hands back plain JSON payloads (``StoredPoint.payload``). The engine rea
 plain JSON (``as_stored``), so every key the engine, the read path and the faces use is
 checked by the type checker: a misspelled key is an error, not a silent ``None``.
 
-Records of another kind share the ``memories`` collection (LangGraph store items, layers
-``ITEM_LAYERS``); they are written by ``memhub.records`` and keep their own keys.
+Records of another kind share the ``memories`` collection (an adapter's store items,
+layers ``ITEM_LAYERS``); they are written by ``memhub.records`` and keep their own keys.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ CHAT_LAYERS: tuple[MemoryLayer, ...] = ("fact", "profile")
 judges against, and what a MemHub search reads besides procedures and derived memories."""
 
 ITEM_LAYERS: tuple[MemoryLayer, ...] = ("item", "item_text")
-"""memhub-langgraph's store items (``client.records``): in ``memories``, never memories."""
+"""Adapters' store items (``client.records``): in ``memories``, never memories."""
 
 
 class ReplaceStep(TypedDict):

@@ -1,11 +1,11 @@
 """One engine per store folder in a process: clients on the same ``storage_dir`` share it.
 
-Qdrant Edge lets one process open a store once, so a LangGraph store and a
-checkpointer each built with ``storage_dir=``, or a sync and an async client on
-one folder, would lock each other out with ``StoreLockedError`` naming their own
-process. Instead the second client gets the engine of the first (same store,
-same owner loop, same write lock), and the store closes when the last of them
-closes. The folder lock still keeps every other process out.
+Qdrant Edge lets one process open a store once, so two adapters' objects each
+built with ``storage_dir=``, or a sync and an async client on one folder, would
+lock each other out with ``StoreLockedError`` naming their own process. Instead
+the second client gets the engine of the first (same store, same owner loop,
+same write lock), and the store closes when the last of them closes. The folder
+lock still keeps every other process out.
 """
 
 from __future__ import annotations

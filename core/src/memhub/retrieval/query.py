@@ -27,7 +27,7 @@ from memhub.errors import InvalidInputError
 
 __all__ = ["approx_tokens", "from_messages"]
 
-# LangChain-style message types, and roles that never carry the user's own words.
+# Message types some frameworks use for roles, and roles that never carry the user's own words.
 _ALIASES = {"human": "user", "ai": "assistant", "model": "assistant"}
 _HAN_OR_KANA = re.compile(f"[{KANA}{HAN}{HANGUL}]")
 
@@ -72,7 +72,7 @@ def from_messages(
 
     Args:
         messages: OpenAI-style ``{"role", "content"}`` dicts, objects with ``role`` (or
-            LangChain's ``type``: ``human``/``ai``) and ``content``, or plain strings (user
+            a message ``type``: ``human``/``ai``) and ``content``, or plain strings (user
             turns). ``content`` may be a list of parts; only text parts are read.
         roles: whose turns make the query (default: the user's).
         max_tokens: budget for the query (the embedder cuts longer input from the end,

@@ -42,7 +42,8 @@ class Page(BaseModel):
 
 
 def tenant_filter(tenant: str, filters: dict[str, str] | None = None) -> Where:
-    """The tenant's memories (no LangGraph items, no half-written versions) matching ``filters``.
+    """The tenant's memories (no adapters' store items, no half-written versions) matching
+    ``filters``.
 
     ``filters`` maps keys of ``FILTER_KEYS`` to one value each; empty values are ignored.
     """

@@ -54,7 +54,7 @@ def collector_paused() -> Iterator[None]:
 
 
 def exported(tenant: str, user_id: str | None = None, app_id: str | None = None) -> Where:
-    """The memories an export takes: every status and exposure, no LangGraph store items, no
+    """The memories an export takes: every status and exposure, no adapters' store items, no
     half-written replace (``pending``). A tombstone keeps no user or app, so a filtered export
     leaves tombstones out."""
     must = [Match("tenant", tenant)]
