@@ -22,6 +22,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from qdrant_client import AsyncQdrantClient
 
 from memhub.errors import UsageError
 from memhub.store.edge import EdgeStore
@@ -245,7 +246,9 @@ def test_two_processes_racing_to_update_one_memory_leave_one_winner_each_time(tw
 
 async def test_of_processes_claiming_one_round_at_once_exactly_one_wins(qdrant):
     prefix = f"c{uuid.uuid4().hex[:10]}"
-    stores = [QdrantServerStore(qdrant, prefix=prefix) for _ in range(3)]  # 3 clients
+    # 3 clients, without the version check (its thread would outlive the test)
+    clients = [AsyncQdrantClient(url=qdrant, check_compatibility=False) for _ in range(3)]
+    stores = [QdrantServerStore(qdrant, prefix=prefix, client=c) for c in clients]
     for store in stores:
         await store.open(vector_size=8)
     try:
@@ -259,8 +262,9 @@ async def test_of_processes_claiming_one_round_at_once_exactly_one_wins(qdrant):
         # another schedule's round is its own
         assert (await claim_round(stores[1], "backup", since))[0]
     finally:
-        for store in stores:
+        for store, client in zip(stores, clients, strict=True):
             await store.close()
+            await client.close()
 
 
 async def test_one_process_on_the_embedded_store_always_wins_its_rounds(tmp_path):

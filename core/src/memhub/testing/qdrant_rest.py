@@ -254,6 +254,8 @@ def running(path: str | None = None, timeout: float = 60.0) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             child.kill()
             child.wait()
+        if child.stdout:
+            child.stdout.close()
 
 
 def main() -> None:
