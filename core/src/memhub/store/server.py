@@ -9,13 +9,16 @@ qdrant-client's local mode, the test double for this path.
 from __future__ import annotations
 
 import contextlib
+import logging
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import datetime
+from importlib import metadata
 from typing import Any, TypeVar, cast
 
 from qdrant_client import AsyncQdrantClient, models
 from qdrant_client.common.client_exceptions import QdrantException
+from qdrant_client.common.version_check import is_compatible
 from qdrant_client.http.exceptions import (
     ApiException,
     ResponseHandlingException,
@@ -41,6 +44,8 @@ from memhub.store.base import (
     Where,
 )
 from memhub.store.schema import COLLECTIONS, collections, index_spec
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 _LAYOUT_KEY = "memhub_layout"  # in the metadata of the prefix's meta collection
@@ -181,7 +186,13 @@ class QdrantServerStore:
         self.prefix = prefix
         self._owns_client = client is None
         if client is None:
-            where = {"location": url} if url == ":memory:" else {"url": url, "api_key": api_key}
+            # qdrant-client's own version check runs in a thread that warns after the caller
+            # has moved on (also when the server is down): ``open`` checks instead
+            where: dict[str, Any] = (
+                {"location": url}
+                if url == ":memory:"
+                else {"url": url, "api_key": api_key, "check_compatibility": False}
+            )
             client = AsyncQdrantClient(**where)
         self._client = client
         options = client.init_options
@@ -210,6 +221,8 @@ class QdrantServerStore:
         """See ``MemoryStore.open``: the layout version is the metadata of the prefix's
         ``meta`` collection (``memhub.store._migrations``)."""
         self._vector_size = vector_size
+        if not self._local:
+            await self._check_version()
         meta = self._name("meta")
         version, new = _migrations.UNVERSIONED, False
         if await self._call(self._client.collection_exists(meta)):
@@ -224,6 +237,19 @@ class QdrantServerStore:
         if new:
             await self.record_layout_version(version)
         self._version = await _migrations.migrate_server(self, version)
+
+    async def _check_version(self) -> None:
+        """Log a warning when the server's version is one qdrant-client does not support
+        (major versions differ, or minor versions by more than one)."""
+        server = (await self._call(self._client.info())).version
+        client = metadata.version("qdrant-client")
+        if not is_compatible(client, server):
+            log.warning(
+                "the Qdrant server at %s runs %s, which qdrant-client %s does not support",
+                self.url,
+                server,
+                client,
+            )
 
     async def record_layout_version(self, version: int) -> None:
         """Record ``version`` as the layout this prefix's collections are in."""
